@@ -1,0 +1,61 @@
+# bloomcass - Cassandra-identical bloom filters for PostgreSQL
+#
+#   make / make install          build and install the extension (PGXS)
+#   make installcheck            pg_regress against a running server
+#   make unittest                core unit tests (-Wall -Wextra -Werror)
+#   make unittest-sanitize       the same under AddressSanitizer + UBSan
+#   make core-c99                compile the core alone, -std=c99, no PostgreSQL
+
+EXTENSION = bloomcass
+MODULE_big = bloomcass
+
+CORE_SRCS = $(sort $(wildcard src/core/*.c))
+GLUE_SRCS = $(sort $(wildcard src/*.c))
+OBJS = $(CORE_SRCS:.c=.o) $(GLUE_SRCS:.c=.o)
+
+DATA = $(sort $(wildcard src/sql/bloomcass--*.sql))
+
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --inputdir=. --outputdir=build/regress
+
+PG_CPPFLAGS = -Isrc/core
+PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+
+EXTRA_CLEAN = build
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# ---------------------------------------------------------------------------
+# Core unit tests: plain C, no PostgreSQL headers
+# ---------------------------------------------------------------------------
+UNIT_SRCS = $(sort $(wildcard test/unit/*.c))
+UNIT_CC ?= cc
+UNIT_WARN = -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -pedantic
+UNIT_DATA ?= test/data
+
+build/unit_tests: $(CORE_SRCS) $(UNIT_SRCS) src/core/bloomcass_core.h test/unit/unit.h
+	@mkdir -p build
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lm
+
+build/unit_tests_san: $(CORE_SRCS) $(UNIT_SRCS) src/core/bloomcass_core.h test/unit/unit.h
+	@mkdir -p build
+	$(UNIT_CC) $(UNIT_WARN) -O1 -g -fno-omit-frame-pointer \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lm
+
+.PHONY: unittest unittest-sanitize core-c99
+unittest: build/unit_tests
+	./build/unit_tests $(UNIT_DATA)
+
+unittest-sanitize: build/unit_tests_san
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		./build/unit_tests_san $(UNIT_DATA)
+
+core-c99:
+	@mkdir -p build/core-c99
+	for f in $(CORE_SRCS); do \
+		$(UNIT_CC) -std=c99 -pedantic -Wall -Wextra -Werror -c $$f -o build/core-c99/$$(basename $$f .c).o || exit 1; \
+	done
+	@echo "core compiles alone with -std=c99"

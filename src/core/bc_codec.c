@@ -1,0 +1,326 @@
+/*
+ * bc_codec.c - the Filter.db codec (spec §5): validation of a serialized
+ * filter, conversion between the two payload layouts, serialization; the
+ * mapping from SSTable versions and Filter.db file names to hash order and
+ * payload layout (spec §2); and the status messages.
+ */
+#include <string.h>
+
+#include "bloomcass_core.h"
+
+bc_status
+bc_filterdb_check(const uint8_t *data, size_t len, int64_t max_words,
+				  int32_t *hash_count, int64_t *word_count)
+{
+	int32_t		k;
+	int32_t		w;
+
+	if (len == 0)
+		return BC_ERR_EMPTY;
+	if (len < BC_FILTERDB_HEADER)
+		return BC_ERR_SHORT_HEADER;
+	k = (int32_t) bc_get_be32(data);
+	w = (int32_t) bc_get_be32(data + 4);
+	if (k < BC_MIN_HASH_COUNT || k > BC_MAX_HASH_COUNT)
+		return BC_ERR_HASH_COUNT;
+	if (w <= 0)
+		return BC_ERR_WORD_COUNT;
+	if ((uint64_t) (len - BC_FILTERDB_HEADER) < (uint64_t) w * 8)
+		return BC_ERR_TRUNCATED;
+	if ((uint64_t) (len - BC_FILTERDB_HEADER) > (uint64_t) w * 8)
+		return BC_ERR_TRAILING;
+	if ((int64_t) w > max_words)
+		return BC_ERR_EXCEEDS_VALUE_LIMIT;
+	*hash_count = k;
+	*word_count = w;
+	return BC_OK;
+}
+
+void
+bc_payload_convert(uint8_t *dst, const uint8_t *src, int64_t nwords,
+				   bc_layout from, bc_layout to)
+{
+	int64_t		i;
+
+	if (from == to)
+	{
+		if (dst != src)
+			memcpy(dst, src, (size_t) nwords * 8);
+		return;
+	}
+	/* raw <-> swapped: reverse each aligned group of 8 bytes (in place ok) */
+	for (i = 0; i < nwords; i++)
+	{
+		uint8_t		t[8];
+		int			j;
+
+		memcpy(t, src + 8 * i, 8);
+		for (j = 0; j < 8; j++)
+			dst[8 * i + j] = t[7 - j];
+	}
+}
+
+void
+bc_filterdb_write(const bc_filter *f, bc_layout layout, uint8_t *out)
+{
+	bc_put_be32(out, (uint32_t) f->hash_count);
+	bc_put_be32(out + 4, (uint32_t) f->word_count);
+	bc_payload_convert(out + BC_FILTERDB_HEADER, f->bits, f->word_count,
+					   BC_LAYOUT_RAW, layout);
+}
+
+const char *
+bc_order_name(bc_order o)
+{
+	return o == BC_ORDER_OLD ? "old" : "new";
+}
+
+const char *
+bc_layout_name(bc_layout l)
+{
+	return l == BC_LAYOUT_SWAPPED ? "swapped" : "raw";
+}
+
+/*
+ * Known SSTable versions whose filter is murmur3 (Cassandra 1.2 and later).
+ * "bti" marks trie-indexed formats, which always use the raw payload.
+ */
+typedef struct version_info
+{
+	const char *version;
+	int			bti;
+	bc_order	order;
+	bc_layout	layout;
+} version_info;
+
+static const version_info versions[] = {
+	/* Cassandra 1.2 - 2.2 (big): old order, swapped payload */
+	{"ia", 0, BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
+	{"ib", 0, BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
+	{"ic", 0, BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
+	{"ja", 0, BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
+	{"jb", 0, BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
+	{"ka", 0, BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
+	{"la", 0, BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
+	{"lb", 0, BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
+	/* Cassandra 3.0 / 3.11: new order, swapped payload */
+	{"ma", 0, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+	{"mb", 0, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+	{"mc", 0, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+	{"md", 0, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+	{"me", 0, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+	/* Cassandra 4.0 - 5.0: new order, raw payload */
+	{"na", 0, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	{"nb", 0, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	{"nc", 0, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	{"oa", 0, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	/* trie-indexed: Cassandra 5.0 BTI, DataStax bb */
+	{"da", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	{"bb", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
+};
+
+static const version_info *
+find_version(const char *v, size_t len)
+{
+	size_t		i;
+
+	if (len != 2)
+		return NULL;
+	for (i = 0; i < sizeof(versions) / sizeof(versions[0]); i++)
+		if (v[0] == versions[i].version[0] && v[1] == versions[i].version[1])
+			return &versions[i];
+	return NULL;
+}
+
+/* A well-formed version name that is not murmur3-filtered or out of scope:
+ * pre-1.2 (a..hf: SHA or Murmur2 filters), other DataStax trie versions. */
+static int
+is_other_version(const char *v, size_t len)
+{
+	if (len == 1)
+		return v[0] >= 'a' && v[0] <= 'h';
+	if (len != 2 || v[0] < 'a' || v[0] > 'z' || v[1] < 'a' || v[1] > 'z')
+		return 0;
+	return (v[0] >= 'f' && v[0] <= 'h') ||
+		(v[0] == 'a' || v[0] == 'b');
+}
+
+bc_status
+bc_version_lookup(const char *version, size_t len, bc_order *order, bc_layout *layout)
+{
+	const version_info *vi = find_version(version, len);
+
+	if (vi == NULL)
+		return is_other_version(version, len) ? BC_ERR_VERSION_UNSUPPORTED :
+			BC_ERR_VERSION_UNKNOWN;
+	*order = vi->order;
+	*layout = vi->layout;
+	return BC_OK;
+}
+
+static int
+all_digits(const char *s, size_t len)
+{
+	size_t		i;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* Generation of a 4.1+ name may be a time-based id like 3gxx_0n2c_2qfn... */
+static int
+is_generation(const char *s, size_t len)
+{
+	size_t		i;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; i < len; i++)
+	{
+		char		c = s[i];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+#define SUFFIX "-Filter.db"
+#define MAX_PARTS 6
+
+bc_status
+bc_file_name_lookup(const char *name, size_t len, char version_out[3],
+					bc_order *order, bc_layout *layout)
+{
+	const char *base = name;
+	size_t		blen,
+				i,
+				suflen = sizeof(SUFFIX) - 1;
+	const char *part[MAX_PARTS];
+	size_t		plen[MAX_PARTS];
+	int			nparts = 0;
+	const char *ver;
+	size_t		verlen;
+	int			bti = 0;
+	const version_info *vi;
+
+	/* basename */
+	for (i = 0; i < len; i++)
+		if (name[i] == '/')
+			base = name + i + 1;
+	blen = len - (size_t) (base - name);
+	if (blen <= suflen || memcmp(base + blen - suflen, SUFFIX, suflen) != 0)
+		return BC_ERR_FILE_NAME;
+	blen -= suflen;
+
+	/* split the stem on '-' */
+	part[0] = base;
+	for (i = 0; i < blen; i++)
+	{
+		if (base[i] == '-')
+		{
+			plen[nparts] = (size_t) (base + i - part[nparts]);
+			if (++nparts == MAX_PARTS)
+				return BC_ERR_FILE_NAME;
+			part[nparts] = base + i + 1;
+		}
+	}
+	plen[nparts] = (size_t) (base + blen - part[nparts]);
+	nparts++;
+
+	if (nparts == 3 && is_generation(part[1], plen[1]))
+	{
+		/* <version>-<generation>-<format>: Cassandra 2.2 and later */
+		if (plen[2] == 3 && memcmp(part[2], "big", 3) == 0)
+			bti = 0;
+		else if (plen[2] == 3 && memcmp(part[2], "bti", 3) == 0)
+			bti = 1;
+		else
+			return BC_ERR_FILE_NAME;
+		ver = part[0];
+		verlen = plen[0];
+	}
+	else if (nparts == 4 && all_digits(part[3], plen[3]) &&
+			 plen[0] > 0 && plen[1] > 0)
+	{
+		/* <keyspace>-<table>-<version>-<generation>: up to Cassandra 2.1 */
+		ver = part[2];
+		verlen = plen[2];
+	}
+	else
+		return BC_ERR_FILE_NAME;
+
+	vi = find_version(ver, verlen);
+	if (vi == NULL)
+		return is_other_version(ver, verlen) ? BC_ERR_VERSION_UNSUPPORTED :
+			BC_ERR_VERSION_UNKNOWN;
+	if (vi->bti != bti)
+		return BC_ERR_FORMAT_MISMATCH;
+	version_out[0] = vi->version[0];
+	version_out[1] = vi->version[1];
+	version_out[2] = '\0';
+	*order = vi->order;
+	*layout = vi->layout;
+	return BC_OK;
+}
+
+const char *
+bc_status_message(bc_status st)
+{
+	switch (st)
+	{
+		case BC_OK:
+			return "success";
+		case BC_ERR_FP_INVALID:
+			return "fp_chance must be greater than 0 and at most 1";
+		case BC_ERR_FP_ALWAYS_PRESENT:
+			return "fp_chance 1 means no bloom filter: Cassandra writes no Filter.db";
+		case BC_ERR_FP_UNREACHABLE:
+			return "fp_chance is below what Cassandra's bloom filter can reach (minimum 6.71e-05)";
+		case BC_ERR_N_NEGATIVE:
+			return "the number of keys must not be negative";
+		case BC_ERR_TOO_LARGE:
+			return "bloom filter would exceed Cassandra's maximum of 2147483647 words (16 GB)";
+		case BC_ERR_EXCEEDS_VALUE_LIMIT:
+			return "bloom filter would exceed the 1 GB limit of a PostgreSQL value";
+		case BC_ERR_EMPTY:
+			return "Filter.db is empty (Cassandra reads a zero-length Filter.db as an always-present filter, which has no bits to store)";
+		case BC_ERR_SHORT_HEADER:
+			return "Filter.db is shorter than its 8-byte header";
+		case BC_ERR_HASH_COUNT:
+			return "hash count in the Filter.db header is out of range (1 to 21)";
+		case BC_ERR_WORD_COUNT:
+			return "word count in the Filter.db header must be positive";
+		case BC_ERR_TRUNCATED:
+			return "Filter.db is truncated: fewer bitset bytes than its word count says";
+		case BC_ERR_TRAILING:
+			return "Filter.db has trailing bytes after the bitset its word count says";
+		case BC_ERR_VERSION_UNKNOWN:
+			return "not a known SSTable version";
+		case BC_ERR_VERSION_UNSUPPORTED:
+			return "SSTable version has no murmur3 bloom filter bloomcass can read (Cassandra before 1.2, or a DataStax trie format other than bb)";
+		case BC_ERR_FILE_NAME:
+			return "not a Filter.db file name (expected <version>-<generation>-<big|bti>-Filter.db or <keyspace>-<table>-<version>-<generation>-Filter.db)";
+		case BC_ERR_FORMAT_MISMATCH:
+			return "SSTable version does not belong to the file name's format (big or bti)";
+		case BC_ERR_SHAPE_MISMATCH:
+			return "bloom filters differ in hash count, word count or hash order";
+		case BC_ERR_ORDER_MISMATCH:
+			return "bloom filter's hash order differs from the target SSTable version's";
+		case BC_ERR_KEY_TOO_LONG:
+			return "partition key component exceeds 65535 bytes";
+		case BC_ERR_NUMBER_SYNTAX:
+			return "invalid number syntax";
+		case BC_ERR_NUMBER_RANGE:
+			return "number out of range for Cassandra's varint/decimal";
+		case BC_ERR_BUFFER:
+			return "output buffer too small";
+		case BC_STATUS_COUNT:
+			break;
+	}
+	return "unknown bloomcass status";
+}

@@ -1,0 +1,321 @@
+/*
+ * bloomcass_core.h
+ *
+ * The PostgreSQL-independent core of bloomcass: Apache Cassandra's murmur3
+ * x64_128 variant, its double-hashing bit index scheme, its filter sizing
+ * (BloomCalculations / FilterFactory), the Filter.db codec for every
+ * SSTable version, filter operations and partition key serialization.
+ *
+ * Plain C99, no PostgreSQL header, no allocation: callers own all memory.
+ * Every function that can fail returns a bc_status; bc_status_message()
+ * turns it into a sentence.  Nothing here reads or writes out of bounds for
+ * any input, whatever its length or contents.
+ *
+ * The specification followed is doc "Apache Cassandra partition-key bloom
+ * filter (Filter.db)", section numbers below (§n) refer to it.
+ */
+#ifndef BLOOMCASS_CORE_H
+#define BLOOMCASS_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------------
+ * Status codes
+ * ------------------------------------------------------------------------ */
+typedef enum bc_status
+{
+	BC_OK = 0,
+
+	/* sizing (§6) */
+	BC_ERR_FP_INVALID,			/* fp_chance NaN, <= 0 or > 1 */
+	BC_ERR_FP_ALWAYS_PRESENT,	/* fp_chance == 1: Cassandra writes no filter */
+	BC_ERR_FP_UNREACHABLE,		/* below what the probability table can give */
+	BC_ERR_N_NEGATIVE,			/* negative key count */
+	BC_ERR_TOO_LARGE,			/* word_count > 2^31-1: Cassandra refuses it */
+	BC_ERR_EXCEEDS_VALUE_LIMIT, /* fits Cassandra but not a 1 GB value */
+
+	/* Filter.db codec (§5) */
+	BC_ERR_EMPTY,				/* zero-length input */
+	BC_ERR_SHORT_HEADER,		/* fewer than 8 bytes */
+	BC_ERR_HASH_COUNT,			/* k outside [BC_MIN_HASH_COUNT, BC_MAX_HASH_COUNT] */
+	BC_ERR_WORD_COUNT,			/* word_count <= 0 */
+	BC_ERR_TRUNCATED,			/* fewer payload bytes than 8 * word_count */
+	BC_ERR_TRAILING,			/* more bytes than 8 + 8 * word_count */
+
+	/* versions and file names (§2) */
+	BC_ERR_VERSION_UNKNOWN,		/* not an SSTable version string */
+	BC_ERR_VERSION_UNSUPPORTED, /* a real version whose filter is not murmur3 */
+	BC_ERR_FILE_NAME,			/* not a recognisable *-Filter.db name */
+	BC_ERR_FORMAT_MISMATCH,		/* e.g. da-1-big: version not of that format */
+
+	/* filter operations */
+	BC_ERR_SHAPE_MISMATCH,		/* union/intersection of different filters */
+	BC_ERR_ORDER_MISMATCH,		/* export to a version of another hash order */
+
+	/* key serialization (§8) */
+	BC_ERR_KEY_TOO_LONG,		/* a composite component > 65535 bytes */
+	BC_ERR_NUMBER_SYNTAX,		/* decimal/varint text is not a number */
+	BC_ERR_NUMBER_RANGE,		/* scale out of int32, or too many digits */
+	BC_ERR_BUFFER,				/* output buffer too small */
+
+	BC_STATUS_COUNT
+} bc_status;
+
+const char *bc_status_message(bc_status st);
+
+/* ------------------------------------------------------------------------
+ * Murmur3 (§3)
+ * ------------------------------------------------------------------------ */
+
+/* Cassandra's MurmurHash.hash3_x64_128(key, seed 0): tail bytes sign-extended. */
+void		bc_murmur3(const void *data, size_t len, int64_t *h1, int64_t *h2);
+
+/* Murmur3Partitioner token: INT64_MIN for an empty key, h1 otherwise with
+ * INT64_MIN replaced by INT64_MAX. */
+int64_t		bc_token_from_h1(size_t len, int64_t h1);
+int64_t		bc_token(const void *data, size_t len);
+
+/* ------------------------------------------------------------------------
+ * Versions, hash orders and payload layouts (§2, §4, §5)
+ * ------------------------------------------------------------------------ */
+typedef enum bc_order
+{
+	BC_ORDER_NEW = 0,			/* ma and later: base h2, step h1 */
+	BC_ORDER_OLD = 1			/* ia .. lb: base h1, step h2 */
+} bc_order;
+
+typedef enum bc_layout
+{
+	BC_LAYOUT_RAW = 0,			/* na and later, bti: bytes LSB-first */
+	BC_LAYOUT_SWAPPED = 1		/* up to me: each 8-byte group reversed */
+} bc_layout;
+
+const char *bc_order_name(bc_order o);	/* "new" / "old" */
+const char *bc_layout_name(bc_layout l);	/* "raw" / "swapped" */
+
+/* Map an SSTable version ("ka", "nb", "da", "bb", ...) to its hash order and
+ * payload layout. */
+bc_status	bc_version_lookup(const char *version, size_t len,
+							  bc_order *order, bc_layout *layout);
+
+/* Map a Filter.db file name or path ("nb-1-big-Filter.db",
+ * "ks-cf-ka-5-Filter.db", "/x/y/da-1-bti-Filter.db") to its version (copied
+ * into version_out, NUL-terminated, 3 bytes), hash order and layout. */
+bc_status	bc_file_name_lookup(const char *name, size_t len, char version_out[3],
+								bc_order *order, bc_layout *layout);
+
+/* ------------------------------------------------------------------------
+ * Filter shape and bit indexes (§4, §5.1)
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Accepted hash counts.  Cassandra's sizing only ever produces 1..14.  A
+ * k <= 0 makes Cassandra answer "present" for every key (its loop never
+ * runs) and k > 21 cannot be queried by Cassandra (its lookup keeps indexes
+ * in a 21-entry scratch array), so neither is a usable Filter.db.
+ */
+#define BC_MIN_HASH_COUNT 1
+#define BC_MAX_HASH_COUNT 21
+
+/* Largest word_count Cassandra can write (16 GiB bitset). */
+#define BC_MAX_WORDS_CASSANDRA INT64_C(2147483647)
+
+/* Bytes of Filter.db header: BE32 hash_count, BE32 word_count. */
+#define BC_FILTERDB_HEADER 8
+
+/*
+ * A PostgreSQL value is at most 1 GB - 1 bytes.  A stored filter is the
+ * 4-byte varlena length, a 4-byte bloomcass format header, then the
+ * Filter.db image; BC_MAX_WORDS_VALUE is the largest word_count for which
+ * that (and a bytea export of the Filter.db) still fits.
+ */
+#define BC_MAX_VALUE_BYTES INT64_C(0x3fffffff)
+#define BC_VALUE_PREFIX 8
+#define BC_MAX_WORDS_VALUE \
+	((BC_MAX_VALUE_BYTES - BC_VALUE_PREFIX - BC_FILTERDB_HEADER) / 8)
+
+/*
+ * A filter as the core sees it: header fields plus a bitset of
+ * 8 * word_count bytes in raw layout (bit i = byte i >> 3, mask 1 << (i & 7)).
+ * The bits are not owned.
+ */
+typedef struct bc_filter
+{
+	int32_t		hash_count;
+	int64_t		word_count;
+	bc_order	order;
+	uint8_t    *bits;
+} bc_filter;
+
+static inline uint64_t
+bc_capacity(const bc_filter *f)
+{
+	return (uint64_t) f->word_count * 64;
+}
+
+/* Bit indexes for (h1, h2); capacity need not be a multiple of 64 here.
+ * out receives k values in [0, capacity). capacity must be > 0. */
+void		bc_indexes(int64_t h1, int64_t h2, int k, int64_t capacity,
+					   bc_order order, int64_t *out);
+
+void		bc_filter_add_hash(bc_filter *f, int64_t h1, int64_t h2);
+int			bc_filter_test_hash(const bc_filter *f, int64_t h1, int64_t h2);
+void		bc_filter_add(bc_filter *f, const void *key, size_t len);
+int			bc_filter_test(const bc_filter *f, const void *key, size_t len);
+
+/* dst |= src, dst &= src; same hash_count, word_count and order or
+ * BC_ERR_SHAPE_MISMATCH (dst untouched). */
+bc_status	bc_filter_union(bc_filter *dst, const bc_filter *src);
+bc_status	bc_filter_intersect(bc_filter *dst, const bc_filter *src);
+int			bc_filter_same_shape(const bc_filter *a, const bc_filter *b);
+
+uint64_t	bc_popcount(const uint8_t *bytes, size_t len);
+uint64_t	bc_filter_popcount(const bc_filter *f);
+
+/* (bits_set / capacity) ^ k */
+double		bc_fpr_from_fill(uint64_t bits_set, uint64_t capacity, int k);
+
+/* (1 - e^(-k n / capacity)) ^ k */
+double		bc_fpr_theoretical(uint64_t n, uint64_t capacity, int k);
+
+/* -(capacity / k) * ln(1 - bits_set / capacity); +inf when saturated. */
+double		bc_cardinality_from_fill(uint64_t bits_set, uint64_t capacity, int k);
+
+/* ------------------------------------------------------------------------
+ * Sizing (§6)
+ * ------------------------------------------------------------------------ */
+typedef struct bc_sizing
+{
+	int			hash_count;		/* k */
+	int			buckets_per_element;	/* b */
+	int64_t		num_bits;		/* n * b + 20 (wrapping like Java) */
+	int64_t		word_count;		/* ceil(num_bits / 64), may exceed 2^31-1
+								 * when BC_ERR_TOO_LARGE */
+	int64_t		capacity_bits;	/* 64 * word_count */
+	int64_t		filter_db_bytes;	/* 8 + 8 * word_count */
+} bc_sizing;
+
+/*
+ * Cassandra's FilterFactory.getFilter(n, fp_chance).  Fills *out as far as
+ * Cassandra gets before it fails: on BC_ERR_TOO_LARGE, hash_count, buckets,
+ * num_bits and word_count are set.  fp_chance == 1 gives
+ * BC_ERR_FP_ALWAYS_PRESENT (Cassandra writes no Filter.db).
+ */
+bc_status	bc_sizing_compute(int64_t n, double fp_chance, bc_sizing *out);
+
+/* bc_sizing_compute, then BC_ERR_EXCEEDS_VALUE_LIMIT when the filter would
+ * have more than BC_MAX_WORDS_VALUE words. */
+bc_status	bc_sizing_for_value(int64_t n, double fp_chance, bc_sizing *out);
+
+/* k and buckets per element for (maxBuckets, fp) as BloomCalculations does. */
+bc_status	bc_bloom_spec(int max_buckets, double fp_chance, int *k, int *buckets);
+
+/* The probability table (§6.1): FP[b][j] for 0 <= b <= 20, 0 <= j <= b'
+ * (returns -1 outside the table). */
+double		bc_fp_table(int buckets, int k);
+
+/* ------------------------------------------------------------------------
+ * Filter.db codec (§5)
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Validate a Filter.db image: 8-byte big-endian header, hash_count within
+ * [BC_MIN_HASH_COUNT, BC_MAX_HASH_COUNT], word_count >= 1 and
+ * word_count <= max_words, and exactly 8 + 8 * word_count bytes.
+ * On success *hash_count and *word_count are set.
+ */
+bc_status	bc_filterdb_check(const uint8_t *data, size_t len, int64_t max_words,
+							  int32_t *hash_count, int64_t *word_count);
+
+/* Copy a payload of nwords words between layouts; dst and src may be equal
+ * (in-place conversion) but must not otherwise overlap. */
+void		bc_payload_convert(uint8_t *dst, const uint8_t *src, int64_t nwords,
+							   bc_layout from, bc_layout to);
+
+/* Write header + payload in the given layout to out (8 + 8W bytes). */
+void		bc_filterdb_write(const bc_filter *f, bc_layout layout, uint8_t *out);
+
+/* Size in bytes of a serialized filter with word_count words. */
+static inline uint64_t
+bc_filterdb_size(int64_t word_count)
+{
+	return BC_FILTERDB_HEADER + (uint64_t) word_count * 8;
+}
+
+/* Big-endian helpers */
+static inline uint32_t
+bc_get_be32(const uint8_t *p)
+{
+	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) |
+		((uint32_t) p[2] << 8) | (uint32_t) p[3];
+}
+
+static inline void
+bc_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t) (v >> 24);
+	p[1] = (uint8_t) (v >> 16);
+	p[2] = (uint8_t) (v >> 8);
+	p[3] = (uint8_t) v;
+}
+
+static inline void
+bc_put_be64(uint8_t *p, uint64_t v)
+{
+	bc_put_be32(p, (uint32_t) (v >> 32));
+	bc_put_be32(p + 4, (uint32_t) v);
+}
+
+/* ------------------------------------------------------------------------
+ * Partition key serialization (§8)
+ *
+ * Fixed-width serializers write into out and return the byte count.
+ * Variable-width ones take the output capacity and return a status with
+ * *outlen set on success.
+ * ------------------------------------------------------------------------ */
+size_t		bc_ser_int8(int8_t v, uint8_t out[1]);	/* tinyint */
+size_t		bc_ser_int16(int16_t v, uint8_t out[2]);	/* smallint */
+size_t		bc_ser_int32(int32_t v, uint8_t out[4]);	/* int */
+size_t		bc_ser_int64(int64_t v, uint8_t out[8]);	/* bigint, counter */
+size_t		bc_ser_bool(int v, uint8_t out[1]);	/* boolean */
+size_t		bc_ser_float(float v, uint8_t out[4]);	/* float: raw bits */
+size_t		bc_ser_double(double v, uint8_t out[8]);	/* double: raw bits */
+size_t		bc_ser_timestamp_ms(int64_t ms_since_1970, uint8_t out[8]);
+size_t		bc_ser_date_days(int32_t days_since_1970, uint8_t out[4]);
+size_t		bc_ser_time_ns(int64_t ns_since_midnight, uint8_t out[8]);
+size_t		bc_ser_uuid(const uint8_t uuid[16], uint8_t out[16]);
+
+/* inet: 4 or 16 address bytes in network order.  An IPv4-mapped IPv6
+ * address (::ffff:a.b.c.d) becomes 4 bytes, as Cassandra's
+ * InetAddress.getByName gives.  Returns 0 for another length. */
+size_t		bc_ser_inet(const uint8_t *addr, size_t addrlen, uint8_t out[16]);
+
+/* Days since 1970-01-01 of a proleptic Gregorian date. */
+int64_t		bc_days_from_civil(int64_t year, int month, int day);
+
+/*
+ * varint from a decimal integer string ("-98765432109876543210", optional
+ * leading sign, digits only): minimal big-endian two's complement, as
+ * BigInteger.toByteArray().
+ */
+bc_status	bc_ser_varint_text(const char *text, size_t len,
+							   uint8_t *out, size_t outcap, size_t *outlen);
+
+/*
+ * decimal from a decimal number string as Java's BigDecimal(String) reads
+ * it ("1.50", "-0.000001", "1E+3"): BE32 scale, then the unscaled value as
+ * varint.
+ */
+bc_status	bc_ser_decimal_text(const char *text, size_t len,
+								uint8_t *out, size_t outcap, size_t *outlen);
+
+/*
+ * Composite partition key (§8.2): for each component BE16(len) || bytes ||
+ * 0x00.  ncomp components given by pointers and lengths.
+ */
+size_t		bc_composite_size(const size_t *lens, int ncomp);
+bc_status	bc_ser_composite(const uint8_t *const *comps, const size_t *lens,
+							 int ncomp, uint8_t *out, size_t outcap, size_t *outlen);
+
+#endif							/* BLOOMCASS_CORE_H */

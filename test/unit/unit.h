@@ -1,0 +1,78 @@
+/*
+ * unit.h - minimal harness for the core's C unit tests.
+ *
+ * Every CHECK counts one check; the runner prints "N passed, M failed" and
+ * exits non-zero when anything failed.  Helpers read the reference data
+ * (tab-separated vectors, whole files, hex) from the test data directory.
+ */
+#ifndef BLOOMCASS_UNIT_H
+#define BLOOMCASS_UNIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+extern long unit_passed;
+extern long unit_failed;
+
+void		unit_fail(const char *file, int line, const char *fmt,...)
+#if defined(__GNUC__)
+			__attribute__((format(printf, 3, 4)))
+#endif
+			;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (cond) \
+			unit_passed++; \
+		else \
+			unit_fail(__FILE__, __LINE__, __VA_ARGS__); \
+	} while (0)
+
+/* Path of a file under the data directory (static buffer, valid until the
+ * next call). */
+const char *unit_path(const char *rel);
+
+/* Read a whole file; returns malloc'd bytes (caller frees) or NULL. */
+uint8_t    *unit_read_file(const char *path, size_t *len);
+
+/* Decode hex (lower or upper case) into a malloc'd buffer; NULL if invalid.
+ * An empty string gives a non-NULL buffer of length 0. */
+uint8_t    *unit_hex_decode(const char *hex, size_t hexlen, size_t *len);
+
+/* Lowercase hex of bytes into a malloc'd NUL-terminated string. */
+char	   *unit_hex_encode(const uint8_t *data, size_t len);
+
+/*
+ * Tab-separated files: unit_tsv_open() opens a file under the data
+ * directory; unit_tsv_next() reads the next non-comment line and splits it
+ * into at most maxf fields (in place), returning the field count, or -1 at
+ * the end of the file.  Lines starting with '#' are skipped.
+ */
+typedef struct unit_tsv
+{
+	FILE	   *fp;
+	char	   *line;
+	size_t		cap;
+	long		lineno;
+	const char *name;
+} unit_tsv;
+
+int			unit_tsv_open(unit_tsv *t, const char *rel);
+int			unit_tsv_next(unit_tsv *t, char **fields, int maxf);
+void		unit_tsv_close(unit_tsv *t);
+
+/* Parse a signed 64-bit decimal; returns 0 on success. */
+int			unit_parse_i64(const char *s, int64_t *out);
+
+/* Test suites, each in its own file. */
+void		suite_murmur3(void);
+void		suite_indexes(void);
+void		suite_sizing(void);
+void		suite_codec(void);
+void		suite_filters(void);
+void		suite_real_filters(void);
+void		suite_keys(void);
+void		suite_ops(void);
+
+#endif

@@ -1,0 +1,260 @@
+/*
+ * unit_main.c - runs every suite of the core's unit tests.
+ *
+ * Usage: unit_tests [DATA_DIR]   (default: test/data)
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "unit.h"
+
+long		unit_passed = 0;
+long		unit_failed = 0;
+static const char *data_dir = "test/data";
+
+void
+unit_fail(const char *file, int line, const char *fmt,...)
+{
+	va_list		ap;
+
+	unit_failed++;
+	if (unit_failed > 200)
+		return;					/* keep the log readable */
+	fprintf(stderr, "FAIL %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+const char *
+unit_path(const char *rel)
+{
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s/%s", data_dir, rel);
+	return buf;
+}
+
+uint8_t *
+unit_read_file(const char *path, size_t *len)
+{
+	FILE	   *fp = fopen(path, "rb");
+	uint8_t    *buf = NULL;
+	size_t		cap = 0,
+				n = 0;
+
+	if (fp == NULL)
+		return NULL;
+	for (;;)
+	{
+		size_t		r;
+
+		if (n == cap)
+		{
+			uint8_t    *nb;
+
+			cap = cap ? cap * 2 : 65536;
+			nb = realloc(buf, cap);
+			if (nb == NULL)
+			{
+				free(buf);
+				fclose(fp);
+				return NULL;
+			}
+			buf = nb;
+		}
+		r = fread(buf + n, 1, cap - n, fp);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	fclose(fp);
+	*len = n;
+	if (buf == NULL)
+		buf = malloc(1);
+	return buf;
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+uint8_t *
+unit_hex_decode(const char *hex, size_t hexlen, size_t *len)
+{
+	uint8_t    *out;
+	size_t		i;
+
+	if (hexlen % 2 != 0)
+		return NULL;
+	out = malloc(hexlen / 2 + 1);
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < hexlen / 2; i++)
+	{
+		int			hi = hexval(hex[2 * i]),
+					lo = hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+		{
+			free(out);
+			return NULL;
+		}
+		out[i] = (uint8_t) (hi * 16 + lo);
+	}
+	*len = hexlen / 2;
+	return out;
+}
+
+char *
+unit_hex_encode(const uint8_t *data, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	char	   *out = malloc(2 * len + 1);
+	size_t		i;
+
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < len; i++)
+	{
+		out[2 * i] = digits[data[i] >> 4];
+		out[2 * i + 1] = digits[data[i] & 15];
+	}
+	out[2 * len] = '\0';
+	return out;
+}
+
+int
+unit_tsv_open(unit_tsv *t, const char *rel)
+{
+	memset(t, 0, sizeof(*t));
+	t->name = rel;
+	t->fp = fopen(unit_path(rel), "r");
+	if (t->fp == NULL)
+	{
+		unit_fail(__FILE__, __LINE__, "cannot open %s: %s", unit_path(rel),
+				  strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+unit_tsv_next(unit_tsv *t, char **fields, int maxf)
+{
+	for (;;)
+	{
+		size_t		n = 0;
+		int			c,
+					nf;
+		char	   *p;
+
+		while ((c = fgetc(t->fp)) != EOF && c != '\n')
+		{
+			if (n + 2 > t->cap)
+			{
+				t->cap = t->cap ? t->cap * 2 : 1024;
+				t->line = realloc(t->line, t->cap);
+				if (t->line == NULL)
+					return -1;
+			}
+			t->line[n++] = (char) c;
+		}
+		if (c == EOF && n == 0)
+			return -1;
+		if (t->line == NULL)
+		{
+			t->cap = 16;
+			t->line = malloc(t->cap);
+		}
+		t->line[n] = '\0';
+		if (n > 0 && t->line[n - 1] == '\r')
+			t->line[--n] = '\0';
+		t->lineno++;
+		if (n == 0 || t->line[0] == '#')
+			continue;
+		nf = 0;
+		p = t->line;
+		fields[nf++] = p;
+		while (*p && nf < maxf)
+		{
+			if (*p == '\t')
+			{
+				*p = '\0';
+				fields[nf++] = p + 1;
+			}
+			p++;
+		}
+		return nf;
+	}
+}
+
+void
+unit_tsv_close(unit_tsv *t)
+{
+	if (t->fp)
+		fclose(t->fp);
+	free(t->line);
+	memset(t, 0, sizeof(*t));
+}
+
+int
+unit_parse_i64(const char *s, int64_t *out)
+{
+	char	   *end;
+	long long	v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0')
+		return -1;
+	*out = (int64_t) v;
+	return 0;
+}
+
+struct suite
+{
+	const char *name;
+	void		(*fn) (void);
+};
+
+int
+main(int argc, char **argv)
+{
+	static const struct suite suites[] = {
+		{"murmur3", suite_murmur3},
+		{"indexes", suite_indexes},
+		{"sizing", suite_sizing},
+		{"codec", suite_codec},
+		{"ops", suite_ops},
+		{"filters", suite_filters},
+		{"real_filters", suite_real_filters},
+		{"keys", suite_keys},
+	};
+	size_t		i;
+
+	if (argc > 1)
+		data_dir = argv[1];
+	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+	{
+		long		p0 = unit_passed,
+					f0 = unit_failed;
+
+		suites[i].fn();
+		printf("  %-14s %6ld checks, %ld failed\n", suites[i].name,
+			   (unit_passed - p0) + (unit_failed - f0), unit_failed - f0);
+	}
+	printf("unit: %ld passed, %ld failed\n", unit_passed, unit_failed);
+	return unit_failed == 0 ? 0 : 1;
+}
