@@ -1,0 +1,479 @@
+/*
+ * bloom_agg.c - the aggregates.
+ *
+ * bloom_agg(key [, fp_chance]) - exact mode.  The state keeps the 128-bit
+ *   murmur3 hash of every key, deduplicated by sorting whenever the array
+ *   fills, so the final filter is sized for the number of distinct keys
+ *   exactly as Cassandra sizes the filter of a flushed SSTable.  Two keys
+ *   count as one only if their 128-bit hashes collide (then they also set
+ *   the same bits, so the filter bytes are unaffected; only the size
+ *   could be).
+ * bloom_agg(key, fp_chance, expected_keys) - streaming mode: the state is
+ *   the filter itself, sized up front; memory is the filter.
+ * bloom_union_agg(bloom) - OR of filters of one shape.
+ *
+ * All run as parallel partial aggregates: the states serialize to bytea,
+ * combine, and the final result is byte-identical to a serial run.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "bloomcass.h"
+
+#define DEFAULT_FP_CHANCE 0.01
+
+/* ---------------------------------------------------------------------
+ * Exact mode
+ * --------------------------------------------------------------------- */
+typedef struct KeyHash
+{
+	int64		h1;
+	int64		h2;
+} KeyHash;
+
+typedef struct ExactState
+{
+	double		fp;
+	uint64		n;				/* hashes held */
+	uint64		cap;			/* hashes allocated */
+	uint64		sorted;			/* prefix known sorted and distinct */
+	KeyHash    *hashes;
+	MemoryContext mcxt;
+} ExactState;
+
+#define EXACT_INITIAL_CAP 1024
+
+static MemoryContext
+agg_context(FunctionCallInfo fcinfo, const char *fname)
+{
+	MemoryContext ctx;
+
+	if (!AggCheckCallContext(fcinfo, &ctx))
+		elog(ERROR, "%s called in non-aggregate context", fname);
+	return ctx;
+}
+
+static void
+check_fp(double fp)
+{
+	bc_sizing	s;
+
+	/* errors for NaN, <= 0, > 1, == 1 and unreachable values */
+	bloom_compute_sizing(0, fp, &s);
+}
+
+static ExactState *
+exact_new(MemoryContext ctx, double fp)
+{
+	ExactState *st = MemoryContextAllocZero(ctx, sizeof(ExactState));
+
+	st->fp = fp;
+	st->mcxt = ctx;
+	return st;
+}
+
+static int
+keyhash_cmp(const void *a, const void *b)
+{
+	const KeyHash *x = a,
+			   *y = b;
+
+	if (x->h1 != y->h1)
+		return x->h1 < y->h1 ? -1 : 1;
+	if (x->h2 != y->h2)
+		return x->h2 < y->h2 ? -1 : 1;
+	return 0;
+}
+
+/* Sort and drop duplicate hashes. */
+static void
+exact_compact(ExactState *st)
+{
+	uint64		i,
+				out;
+
+	if (st->sorted == st->n)
+		return;
+	qsort(st->hashes, st->n, sizeof(KeyHash), keyhash_cmp);
+	out = 0;
+	for (i = 0; i < st->n; i++)
+	{
+		if (out > 0 && st->hashes[out - 1].h1 == st->hashes[i].h1 &&
+			st->hashes[out - 1].h2 == st->hashes[i].h2)
+			continue;
+		st->hashes[out++] = st->hashes[i];
+	}
+	st->n = out;
+	st->sorted = out;
+}
+
+/* Room for `more` hashes: compact first, grow when still over half full. */
+static void
+exact_reserve(ExactState *st, uint64 more)
+{
+	uint64		newcap;
+
+	if (st->n + more <= st->cap)
+		return;
+	exact_compact(st);
+	if (st->n + more <= st->cap && st->n <= st->cap / 2)
+		return;
+	newcap = Max(st->cap, EXACT_INITIAL_CAP);
+	while (newcap < (st->n + more) * 2)
+		newcap *= 2;
+	if (newcap > (uint64) (MaxAllocHugeSize / sizeof(KeyHash)))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many distinct keys for bloom_agg")));
+	if (st->hashes == NULL)
+		st->hashes = MemoryContextAllocHuge(st->mcxt, newcap * sizeof(KeyHash));
+	else
+		st->hashes = repalloc_huge(st->hashes, newcap * sizeof(KeyHash));
+	st->cap = newcap;
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_exact_trans);
+Datum
+bloom_agg_exact_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_exact_trans");
+	ExactState *st = PG_ARGISNULL(0) ? NULL : (ExactState *) PG_GETARG_POINTER(0);
+	double		fp = DEFAULT_FP_CHANCE;
+
+	if (PG_NARGS() > 2)
+	{
+		if (PG_ARGISNULL(2))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("fp_chance must not be NULL")));
+		fp = PG_GETARG_FLOAT8(2);
+	}
+	if (st == NULL)
+	{
+		check_fp(fp);
+		st = exact_new(ctx, fp);
+	}
+	else if (fp != st->fp)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fp_chance must be the same for every row of bloom_agg (%g, then %g)",
+						st->fp, fp)));
+
+	if (!PG_ARGISNULL(1))
+	{
+		KeyHash		kh;
+
+		bloom_key_hash(bloom_key_type(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &kh.h1, &kh.h2);
+		exact_reserve(st, 1);
+		st->hashes[st->n++] = kh;
+	}
+	PG_RETURN_POINTER(st);
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_exact_combine);
+Datum
+bloom_agg_exact_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_exact_combine");
+	ExactState *a = PG_ARGISNULL(0) ? NULL : (ExactState *) PG_GETARG_POINTER(0);
+	ExactState *b = PG_ARGISNULL(1) ? NULL : (ExactState *) PG_GETARG_POINTER(1);
+
+	if (b == NULL)
+		PG_RETURN_POINTER(a);
+	if (a == NULL)
+	{
+		a = exact_new(ctx, b->fp);
+	}
+	else if (a->fp != b->fp)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fp_chance must be the same for every row of bloom_agg (%g, then %g)",
+						a->fp, b->fp)));
+	if (b->n > 0)
+	{
+		exact_reserve(a, b->n);
+		memcpy(a->hashes + a->n, b->hashes, b->n * sizeof(KeyHash));
+		a->n += b->n;
+	}
+	PG_RETURN_POINTER(a);
+}
+
+/* serialized: float8 fp, int64 count, count * (int64 h1, int64 h2), native order */
+#define EXACT_SER_HDR (sizeof(double) + sizeof(uint64))
+
+PG_FUNCTION_INFO_V1(bloom_agg_exact_serialize);
+Datum
+bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
+{
+	ExactState *st = (ExactState *) PG_GETARG_POINTER(0);
+	bytea	   *out;
+	Size		size;
+
+	agg_context(fcinfo, "bloom_agg_exact_serialize");
+	exact_compact(st);
+	if (st->n > (MaxAllocSize - VARHDRSZ - EXACT_SER_HDR) / sizeof(KeyHash))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom_agg state of " UINT64_FORMAT " distinct keys is too large to pass between parallel workers",
+						st->n),
+				 errhint("Run it without parallelism (SET max_parallel_workers_per_gather = 0).")));
+	size = VARHDRSZ + EXACT_SER_HDR + st->n * sizeof(KeyHash);
+	out = (bytea *) palloc(size);
+	SET_VARSIZE(out, size);
+	memcpy(VARDATA(out), &st->fp, sizeof(double));
+	memcpy(VARDATA(out) + sizeof(double), &st->n, sizeof(uint64));
+	if (st->n > 0)
+		memcpy(VARDATA(out) + EXACT_SER_HDR, st->hashes, st->n * sizeof(KeyHash));
+	PG_RETURN_BYTEA_P(out);
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_exact_deserialize);
+Datum
+bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
+{
+	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_exact_deserialize");
+	bytea	   *in = PG_GETARG_BYTEA_PP(0);
+	const char *data = VARDATA_ANY(in);
+	Size		len = VARSIZE_ANY_EXHDR(in);
+	double		fp;
+	uint64		n;
+	ExactState *st;
+
+	if (len < EXACT_SER_HDR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid bloom_agg state: too short")));
+	memcpy(&fp, data, sizeof(double));
+	memcpy(&n, data + sizeof(double), sizeof(uint64));
+	if (n > (len - EXACT_SER_HDR) / sizeof(KeyHash) ||
+		len != EXACT_SER_HDR + n * sizeof(KeyHash))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid bloom_agg state: length does not match its key count")));
+	check_fp(fp);
+	st = exact_new(ctx, fp);
+	if (n > 0)
+	{
+		exact_reserve(st, n);
+		memcpy(st->hashes, data + EXACT_SER_HDR, n * sizeof(KeyHash));
+		st->n = n;
+	}
+	PG_RETURN_POINTER(st);
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_exact_final);
+Datum
+bloom_agg_exact_final(PG_FUNCTION_ARGS)
+{
+	ExactState *st = PG_ARGISNULL(0) ? NULL : (ExactState *) PG_GETARG_POINTER(0);
+	Bloom	   *b;
+	bc_filter	f;
+	uint64		i;
+
+	agg_context(fcinfo, "bloom_agg_exact_final");
+	if (st == NULL)
+		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE));
+
+	exact_compact(st);
+	b = bloom_create_sized((int64) st->n, st->fp);
+	bloom_view(b, &f);
+	for (i = 0; i < st->n; i++)
+	{
+		if ((i & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		bc_filter_add_hash(&f, st->hashes[i].h1, st->hashes[i].h2);
+	}
+	PG_RETURN_BLOOM_P(b);
+}
+
+/* ---------------------------------------------------------------------
+ * Streaming (expected_keys) mode and union: the state is the filter
+ * --------------------------------------------------------------------- */
+typedef struct FilterState
+{
+	Bloom	   *bloom;
+	double		fp;				/* streaming mode: arguments seen first */
+	int64		expected;
+} FilterState;
+
+static FilterState *
+filter_state_new(MemoryContext ctx, Bloom *b)
+{
+	FilterState *st = MemoryContextAllocZero(ctx, sizeof(FilterState));
+
+	st->bloom = b;
+	return st;
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_sized_trans);
+Datum
+bloom_agg_sized_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_sized_trans");
+	FilterState *st = PG_ARGISNULL(0) ? NULL : (FilterState *) PG_GETARG_POINTER(0);
+	double		fp;
+	int64		expected;
+
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("fp_chance and expected_keys must not be NULL")));
+	fp = PG_GETARG_FLOAT8(2);
+	expected = PG_GETARG_INT64(3);
+	if (st == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(ctx);
+
+		if (expected < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("expected_keys must not be negative")));
+		st = filter_state_new(ctx, bloom_create_sized(expected, fp));
+		st->fp = fp;
+		st->expected = expected;
+		MemoryContextSwitchTo(old);
+	}
+	else if (fp != st->fp || expected != st->expected)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fp_chance and expected_keys must be the same for every row of bloom_agg")));
+
+	if (!PG_ARGISNULL(1))
+	{
+		bc_filter	f;
+		int64		h1,
+					h2;
+
+		bloom_key_hash(bloom_key_type(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h1, &h2);
+		bloom_view(st->bloom, &f);
+		bc_filter_add_hash(&f, h1, h2);
+	}
+	PG_RETURN_POINTER(st);
+}
+
+/* Shared by the streaming bloom_agg and bloom_union_agg. */
+PG_FUNCTION_INFO_V1(bloom_agg_sized_combine);
+Datum
+bloom_agg_sized_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_sized_combine");
+	FilterState *a = PG_ARGISNULL(0) ? NULL : (FilterState *) PG_GETARG_POINTER(0);
+	FilterState *b = PG_ARGISNULL(1) ? NULL : (FilterState *) PG_GETARG_POINTER(1);
+
+	if (b == NULL)
+		PG_RETURN_POINTER(a);
+	if (a == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(ctx);
+
+		a = filter_state_new(ctx, bloom_copy(b->bloom));
+		a->fp = b->fp;
+		a->expected = b->expected;
+		MemoryContextSwitchTo(old);
+		PG_RETURN_POINTER(a);
+	}
+	bloom_combine_into(a->bloom, b->bloom, false);
+	PG_RETURN_POINTER(a);
+}
+
+/* serialized: float8 fp, int64 expected_keys, then the bloom value's bytes */
+#define FILTER_SER_HDR (sizeof(double) + sizeof(int64))
+
+PG_FUNCTION_INFO_V1(bloom_agg_sized_serialize);
+Datum
+bloom_agg_sized_serialize(PG_FUNCTION_ARGS)
+{
+	FilterState *st = (FilterState *) PG_GETARG_POINTER(0);
+	Size		blen = VARSIZE(st->bloom) - VARHDRSZ;
+	Size		size = VARHDRSZ + FILTER_SER_HDR + blen;
+	bytea	   *out;
+
+	agg_context(fcinfo, "bloom_agg_sized_serialize");
+	if (size > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom filter state is too large to pass between parallel workers"),
+				 errhint("Run it without parallelism (SET max_parallel_workers_per_gather = 0).")));
+	out = (bytea *) palloc(size);
+	SET_VARSIZE(out, size);
+	memcpy(VARDATA(out), &st->fp, sizeof(double));
+	memcpy(VARDATA(out) + sizeof(double), &st->expected, sizeof(int64));
+	memcpy(VARDATA(out) + FILTER_SER_HDR, (char *) st->bloom + VARHDRSZ, blen);
+	PG_RETURN_BYTEA_P(out);
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_sized_deserialize);
+Datum
+bloom_agg_sized_deserialize(PG_FUNCTION_ARGS)
+{
+	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_sized_deserialize");
+	bytea	   *in = PG_GETARG_BYTEA_PP(0);
+	const char *data = VARDATA_ANY(in);
+	Size		len = VARSIZE_ANY_EXHDR(in);
+	FilterState *st;
+	Bloom	   *b;
+
+	if (len < FILTER_SER_HDR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid bloom aggregate state: too short")));
+	b = (Bloom *) MemoryContextAlloc(ctx, len - FILTER_SER_HDR + VARHDRSZ);
+	SET_VARSIZE(b, len - FILTER_SER_HDR + VARHDRSZ);
+	memcpy((char *) b + VARHDRSZ, data + FILTER_SER_HDR, len - FILTER_SER_HDR);
+	bloom_validate(b, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	st = filter_state_new(ctx, b);
+	memcpy(&st->fp, data, sizeof(double));
+	memcpy(&st->expected, data + sizeof(double), sizeof(int64));
+	PG_RETURN_POINTER(st);
+}
+
+PG_FUNCTION_INFO_V1(bloom_agg_sized_final);
+Datum
+bloom_agg_sized_final(PG_FUNCTION_ARGS)
+{
+	FilterState *st = PG_ARGISNULL(0) ? NULL : (FilterState *) PG_GETARG_POINTER(0);
+
+	agg_context(fcinfo, "bloom_agg_sized_final");
+	if (st == NULL)
+		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE));
+	PG_RETURN_BLOOM_P(st->bloom);
+}
+
+PG_FUNCTION_INFO_V1(bloom_union_trans);
+Datum
+bloom_union_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext ctx = agg_context(fcinfo, "bloom_union_trans");
+	FilterState *st = PG_ARGISNULL(0) ? NULL : (FilterState *) PG_GETARG_POINTER(0);
+	Bloom	   *in;
+
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(st);
+	in = PG_GETARG_BLOOM_P(1);
+	if (st == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(ctx);
+
+		st = filter_state_new(ctx, bloom_copy(in));
+		MemoryContextSwitchTo(old);
+	}
+	else
+		bloom_combine_into(st->bloom, in, false);
+	PG_RETURN_POINTER(st);
+}
+
+PG_FUNCTION_INFO_V1(bloom_union_final);
+Datum
+bloom_union_final(PG_FUNCTION_ARGS)
+{
+	FilterState *st = PG_ARGISNULL(0) ? NULL : (FilterState *) PG_GETARG_POINTER(0);
+
+	agg_context(fcinfo, "bloom_union_final");
+	if (st == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_BLOOM_P(st->bloom);
+}

@@ -1,0 +1,454 @@
+/*
+ * bloom_io.c - the bloom type: text and binary input/output, equality,
+ * Filter.db import and export, bytea casts, and the error reporting shared
+ * by every function of the extension.
+ */
+#include "postgres.h"
+
+#include <ctype.h>
+
+#include "access/detoast.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
+#include "utils/builtins.h"
+
+#include "bloomcass.h"
+
+PG_MODULE_MAGIC;
+
+/*
+ * Report a core status as an ERROR with a SQLSTATE that says what kind of
+ * problem it is.
+ */
+void
+bloom_error(bc_status st)
+{
+	int			code;
+
+	switch (st)
+	{
+		case BC_ERR_EMPTY:
+		case BC_ERR_SHORT_HEADER:
+		case BC_ERR_HASH_COUNT:
+		case BC_ERR_WORD_COUNT:
+		case BC_ERR_TRUNCATED:
+		case BC_ERR_TRAILING:
+			code = ERRCODE_INVALID_BINARY_REPRESENTATION;
+			break;
+		case BC_ERR_TOO_LARGE:
+		case BC_ERR_EXCEEDS_VALUE_LIMIT:
+		case BC_ERR_KEY_TOO_LONG:
+			code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+			break;
+		case BC_ERR_NUMBER_RANGE:
+			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			break;
+		case BC_ERR_NUMBER_SYNTAX:
+			code = ERRCODE_INVALID_TEXT_REPRESENTATION;
+			break;
+		case BC_ERR_BUFFER:
+			code = ERRCODE_INTERNAL_ERROR;
+			break;
+		default:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			break;
+	}
+	ereport(ERROR, (errcode(code), errmsg("%s", bc_status_message(st))));
+	pg_unreachable();
+}
+
+/* A zeroed filter of the given shape. */
+Bloom *
+bloom_alloc(int32 hash_count, int64 word_count, bc_order order)
+{
+	Size		size;
+	Bloom	   *b;
+
+	if (word_count < 1 || word_count > BC_MAX_WORDS_VALUE)
+		bloom_error(BC_ERR_EXCEEDS_VALUE_LIMIT);
+	size = BLOOM_HDRSZ + bc_filterdb_size(word_count);
+	b = (Bloom *) palloc0(size);
+	SET_VARSIZE(b, size);
+	b->format = BLOOM_FORMAT_VERSION;
+	b->flags = (order == BC_ORDER_OLD) ? BLOOM_FLAG_OLD_ORDER : 0;
+	bc_put_be32(b->filterdb, (uint32) hash_count);
+	bc_put_be32(b->filterdb + 4, (uint32) word_count);
+	return b;
+}
+
+/* Validate a Filter.db image and make a value of it. */
+Bloom *
+bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order order)
+{
+	int32		k;
+	int64		w;
+	bc_status	st;
+	Bloom	   *b;
+
+	st = bc_filterdb_check(data, len, BC_MAX_WORDS_VALUE, &k, &w);
+	if (st != BC_OK)
+		bloom_error(st);
+	b = bloom_alloc(k, w, order);
+	bc_payload_convert(b->filterdb + BC_FILTERDB_HEADER, data + BC_FILTERDB_HEADER,
+					   w, layout, BC_LAYOUT_RAW);
+	return b;
+}
+
+/* The core's view of a stored (already validated) value. */
+void
+bloom_view(const Bloom *b, bc_filter *f)
+{
+	f->hash_count = (int32) bc_get_be32(b->filterdb);
+	f->word_count = (int32) bc_get_be32(b->filterdb + 4);
+	f->order = (b->flags & BLOOM_FLAG_OLD_ORDER) ? BC_ORDER_OLD : BC_ORDER_NEW;
+	f->bits = (uint8_t *) b->filterdb + BC_FILTERDB_HEADER;
+}
+
+Bloom *
+bloom_copy(const Bloom *b)
+{
+	Bloom	   *c = (Bloom *) palloc(VARSIZE(b));
+
+	memcpy(c, b, VARSIZE(b));
+	return c;
+}
+
+/*
+ * Full validation of a value's bytes (text input, binary receive, aggregate
+ * state deserialization): the format header and the Filter.db image.
+ */
+void
+bloom_validate(const Bloom *b, int sqlstate)
+{
+	int32		k;
+	int64		w;
+	bc_status	st;
+
+	if (VARSIZE(b) < BLOOM_HDRSZ)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("invalid bloom value: shorter than its %d-byte header",
+						(int) (BLOOM_HDRSZ - VARHDRSZ))));
+	if (b->format != BLOOM_FORMAT_VERSION)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("invalid bloom value: unknown format version %d", b->format),
+				 errdetail("This version of bloomcass reads format version %d.",
+						   BLOOM_FORMAT_VERSION)));
+	if ((b->flags & ~BLOOM_FLAGS_KNOWN) != 0 || b->reserved != 0)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("invalid bloom value: unknown flags 0x%02x or non-zero reserved bytes",
+						b->flags)));
+	st = bc_filterdb_check(b->filterdb, bloom_filterdb_len(b), BC_MAX_WORDS_VALUE, &k, &w);
+	if (st != BC_OK)
+		ereport(ERROR,
+				(errcode(st == BC_ERR_EXCEEDS_VALUE_LIMIT ? ERRCODE_PROGRAM_LIMIT_EXCEEDED : sqlstate),
+				 errmsg("invalid bloom value: %s", bc_status_message(st))));
+}
+
+/* Build a value from its external bytes (format header + Filter.db). */
+static Bloom *
+bloom_from_external(const char *data, size_t len, int sqlstate)
+{
+	Bloom	   *b;
+
+	if (len > (size_t) (BC_MAX_VALUE_BYTES - VARHDRSZ))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom value exceeds the 1 GB limit of a PostgreSQL value")));
+	b = (Bloom *) palloc(len + VARHDRSZ);
+	SET_VARSIZE(b, len + VARHDRSZ);
+	memcpy((char *) b + VARHDRSZ, data, len);
+	bloom_validate(b, sqlstate);
+	return b;
+}
+
+/*
+ * Text form: \x followed by the hex of the value's bytes after the varlena
+ * header (format, flags, reserved, Filter.db image).
+ */
+PG_FUNCTION_INFO_V1(bloom_in);
+Datum
+bloom_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	size_t		len = strlen(str);
+	size_t		nbytes,
+				i;
+	char	   *buf;
+	Bloom	   *b;
+
+	if (len < 2 || str[0] != '\\' || str[1] != 'x')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type bloom: must start with \"\\x\"")));
+	str += 2;
+	len -= 2;
+	if (len % 2 != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type bloom: odd number of hexadecimal digits")));
+	nbytes = len / 2;
+	if (nbytes > (size_t) (BC_MAX_VALUE_BYTES - VARHDRSZ))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom value exceeds the 1 GB limit of a PostgreSQL value")));
+	for (i = 0; i < len; i++)
+		if (!isxdigit((unsigned char) str[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type bloom: invalid hexadecimal digit \"%.*s\"",
+							pg_mblen(str + i), str + i)));
+	buf = palloc(nbytes + 1);
+	hex_decode(str, len, buf);
+	b = bloom_from_external(buf, nbytes, ERRCODE_INVALID_TEXT_REPRESENTATION);
+	pfree(buf);
+	PG_RETURN_BLOOM_P(b);
+}
+
+PG_FUNCTION_INFO_V1(bloom_out);
+Datum
+bloom_out(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b = PG_GETARG_BLOOM_P(0);
+	size_t		n = VARSIZE(b) - VARHDRSZ;
+	char	   *out = palloc(2 * n + 3);
+
+	out[0] = '\\';
+	out[1] = 'x';
+	hex_encode((char *) b + VARHDRSZ, n, out + 2);
+	out[2 * n + 2] = '\0';
+	PG_RETURN_CSTRING(out);
+}
+
+PG_FUNCTION_INFO_V1(bloom_recv);
+Datum
+bloom_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			n = buf->len - buf->cursor;
+	const char *data = pq_getmsgbytes(buf, n);
+
+	PG_RETURN_BLOOM_P(bloom_from_external(data, (size_t) n,
+										  ERRCODE_INVALID_BINARY_REPRESENTATION));
+}
+
+PG_FUNCTION_INFO_V1(bloom_send);
+Datum
+bloom_send(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b = PG_GETARG_BLOOM_P(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, (char *) b + VARHDRSZ, VARSIZE(b) - VARHDRSZ);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+static bool
+bloom_equal(FunctionCallInfo fcinfo)
+{
+	Bloom	   *a = PG_GETARG_BLOOM_P(0);
+	Bloom	   *b = PG_GETARG_BLOOM_P(1);
+
+	return VARSIZE(a) == VARSIZE(b) && memcmp(a, b, VARSIZE(a)) == 0;
+}
+
+PG_FUNCTION_INFO_V1(bloom_eq);
+Datum
+bloom_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(bloom_equal(fcinfo));
+}
+
+PG_FUNCTION_INFO_V1(bloom_ne);
+Datum
+bloom_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!bloom_equal(fcinfo));
+}
+
+/* ---------------------------------------------------------------------
+ * Filter.db import / export
+ * --------------------------------------------------------------------- */
+
+/* A version string ("nb") or a Filter.db file name to (order, layout). */
+static void
+lookup_version(text *version, bc_order *order, bc_layout *layout)
+{
+	const char *v = VARDATA_ANY(version);
+	size_t		len = VARSIZE_ANY_EXHDR(version);
+	bc_status	st = bc_version_lookup(v, len, order, layout);
+
+	if (st == BC_ERR_VERSION_UNKNOWN && memchr(v, '-', len) != NULL)
+	{
+		char		vbuf[3];
+		bc_status	st2 = bc_file_name_lookup(v, len, vbuf, order, layout);
+
+		if (st2 == BC_OK)
+			return;
+		if (st2 != BC_ERR_FILE_NAME)
+			st = st2;
+	}
+	if (st != BC_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid SSTable version \"%.*s\": %s", (int) Min(len, 200), v,
+						bc_status_message(st)),
+				 errhint("Use a version from ia to oa, da or bb (for example 'nb' or 'ma'), or a Filter.db file name.")));
+}
+
+PG_FUNCTION_INFO_V1(bloom_import_version);
+Datum
+bloom_import_version(PG_FUNCTION_ARGS)
+{
+	bytea	   *data = PG_GETARG_BYTEA_PP(0);
+	text	   *version = PG_GETARG_TEXT_PP(1);
+	bc_order	order;
+	bc_layout	layout;
+
+	lookup_version(version, &order, &layout);
+	PG_RETURN_BLOOM_P(bloom_from_filterdb((const uint8 *) VARDATA_ANY(data),
+										  VARSIZE_ANY_EXHDR(data), layout, order));
+}
+
+PG_FUNCTION_INFO_V1(bloom_import_layout);
+Datum
+bloom_import_layout(PG_FUNCTION_ARGS)
+{
+	bytea	   *data = PG_GETARG_BYTEA_PP(0);
+	char	   *layout_s = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	char	   *order_s = text_to_cstring(PG_GETARG_TEXT_PP(2));
+	bc_layout	layout;
+	bc_order	order;
+
+	if (strcmp(layout_s, "raw") == 0)
+		layout = BC_LAYOUT_RAW;
+	else if (strcmp(layout_s, "swapped") == 0)
+		layout = BC_LAYOUT_SWAPPED;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid payload layout \"%s\": expected \"raw\" or \"swapped\"", layout_s)));
+	if (strcmp(order_s, "new") == 0)
+		order = BC_ORDER_NEW;
+	else if (strcmp(order_s, "old") == 0)
+		order = BC_ORDER_OLD;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid hash order \"%s\": expected \"new\" or \"old\"", order_s)));
+	PG_RETURN_BLOOM_P(bloom_from_filterdb((const uint8 *) VARDATA_ANY(data),
+										  VARSIZE_ANY_EXHDR(data), layout, order));
+}
+
+static bytea *
+export_filterdb(Bloom *b, bc_order order, bc_layout layout, const char *target)
+{
+	bc_filter	f;
+	bytea	   *out;
+
+	bloom_view(b, &f);
+	if (f.order != order)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot export a filter with the %s hash order as %s",
+						bc_order_name(f.order), target),
+				 errdetail("%s uses the %s hash order; the bits would answer for other keys.",
+						   target, bc_order_name(order))));
+	out = (bytea *) palloc(VARHDRSZ + bc_filterdb_size(f.word_count));
+	SET_VARSIZE(out, VARHDRSZ + bc_filterdb_size(f.word_count));
+	bc_filterdb_write(&f, layout, (uint8 *) VARDATA(out));
+	return out;
+}
+
+PG_FUNCTION_INFO_V1(bloom_export);
+Datum
+bloom_export(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b = PG_GETARG_BLOOM_P(0);
+	text	   *version = PG_GETARG_TEXT_PP(1);
+	char	   *target;
+	bc_order	order;
+	bc_layout	layout;
+
+	lookup_version(version, &order, &layout);
+	target = psprintf("SSTable version %s", text_to_cstring(version));
+	PG_RETURN_BYTEA_P(export_filterdb(b, order, layout, target));
+}
+
+PG_FUNCTION_INFO_V1(bloom_from_bytea);
+Datum
+bloom_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *data = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_BLOOM_P(bloom_from_filterdb((const uint8 *) VARDATA_ANY(data),
+										  VARSIZE_ANY_EXHDR(data),
+										  BC_LAYOUT_RAW, BC_ORDER_NEW));
+}
+
+PG_FUNCTION_INFO_V1(bloom_to_bytea);
+Datum
+bloom_to_bytea(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(export_filterdb(PG_GETARG_BLOOM_P(0), BC_ORDER_NEW, BC_LAYOUT_RAW,
+									  "bytea (the Cassandra 4.0+ Filter.db layout)"));
+}
+
+PG_FUNCTION_INFO_V1(bloom_file_version);
+Datum
+bloom_file_version(PG_FUNCTION_ARGS)
+{
+	text	   *name = PG_GETARG_TEXT_PP(0);
+	char		v[3];
+	bc_order	order;
+	bc_layout	layout;
+	bc_status	st;
+
+	st = bc_file_name_lookup(VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), v, &order, &layout);
+	if (st != BC_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot take an SSTable version from \"%s\": %s",
+						text_to_cstring(name), bc_status_message(st))));
+	PG_RETURN_TEXT_P(cstring_to_text(v));
+}
+
+/*
+ * Argument argno as a detoasted filter, fetched once per query when it is
+ * the same stored value on every call (a scalar subquery or join over one
+ * filter row): the cache is keyed on the TOAST pointer, so a large value is
+ * neither re-read nor compared per row.  *cached lives in fn_mcxt.
+ */
+Bloom *
+bloom_getarg_cached(FunctionCallInfo fcinfo, int argno, Bloom **cached,
+					struct varatt_external *cached_ptr)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varatt_external ptr;
+	MemoryContext old;
+
+	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
+		return DatumGetBloomP(PointerGetDatum(raw));
+
+	VARATT_EXTERNAL_GET_POINTER(ptr, raw);
+	if (*cached != NULL &&
+		ptr.va_valueid == cached_ptr->va_valueid &&
+		ptr.va_toastrelid == cached_ptr->va_toastrelid)
+		return *cached;
+
+	if (*cached != NULL)
+	{
+		pfree(*cached);
+		*cached = NULL;
+	}
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	*cached = (Bloom *) PG_DETOAST_DATUM_COPY(PointerGetDatum(raw));
+	MemoryContextSwitchTo(old);
+	*cached_ptr = ptr;
+	return *cached;
+}

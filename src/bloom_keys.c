@@ -1,0 +1,526 @@
+/*
+ * bloom_keys.c - partition keys: the bytes Cassandra hashes for a value of
+ * each supported PostgreSQL type (serialized as the matching CQL type),
+ * composite keys, and the SQL functions cassandra_murmur3, cassandra_token,
+ * cassandra_key, cassandra_varint and cassandra_tinyint.
+ *
+ * The key type of a call site is resolved once and cached in fn_extra.
+ */
+#include "postgres.h"
+
+#include <sys/socket.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "datatype/timestamp.h"
+#include "funcapi.h"
+#include "mb/pg_wchar.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/inet.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+
+#include "bloomcass.h"
+
+typedef enum KeyKind
+{
+	KEY_BYTEA,					/* already serialized */
+	KEY_TEXT,					/* text, varchar: UTF-8 bytes */
+	KEY_INT2,
+	KEY_INT4,
+	KEY_INT8,
+	KEY_FLOAT4,
+	KEY_FLOAT8,
+	KEY_BOOL,
+	KEY_UUID,
+	KEY_TIMESTAMP,				/* timestamptz and timestamp: CQL timestamp */
+	KEY_DATE,
+	KEY_TIME,
+	KEY_INET,
+	KEY_NUMERIC					/* CQL decimal */
+} KeyKind;
+
+struct BloomKeyType
+{
+	Oid			typid;			/* as given (may be a domain) */
+	KeyKind		kind;
+	bool		convert_text;	/* database encoding is not UTF-8 */
+	uint8		buf[32];		/* fixed-width serializations */
+	uint8	   *dyn;			/* last variable-width result, freed per call */
+};
+
+/* Days between 1970-01-01 and 2000-01-01, and microseconds likewise. */
+#define UNIX_TO_PG_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
+#define UNIX_TO_PG_USECS ((int64) UNIX_TO_PG_DAYS * USECS_PER_DAY)
+
+BloomKeyType *
+bloom_key_type_for(Oid typid, MemoryContext mcxt)
+{
+	BloomKeyType *kt;
+	Oid			base = getBaseType(typid);
+	KeyKind		kind;
+
+	switch (base)
+	{
+		case BYTEAOID:
+			kind = KEY_BYTEA;
+			break;
+		case TEXTOID:
+		case VARCHAROID:
+			kind = KEY_TEXT;
+			break;
+		case INT2OID:
+			kind = KEY_INT2;
+			break;
+		case INT4OID:
+			kind = KEY_INT4;
+			break;
+		case INT8OID:
+			kind = KEY_INT8;
+			break;
+		case FLOAT4OID:
+			kind = KEY_FLOAT4;
+			break;
+		case FLOAT8OID:
+			kind = KEY_FLOAT8;
+			break;
+		case BOOLOID:
+			kind = KEY_BOOL;
+			break;
+		case UUIDOID:
+			kind = KEY_UUID;
+			break;
+		case TIMESTAMPTZOID:
+		case TIMESTAMPOID:
+			kind = KEY_TIMESTAMP;
+			break;
+		case DATEOID:
+			kind = KEY_DATE;
+			break;
+		case TIMEOID:
+			kind = KEY_TIME;
+			break;
+		case INETOID:
+			kind = KEY_INET;
+			break;
+		case NUMERICOID:
+			kind = KEY_NUMERIC;
+			break;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("bloomcass cannot use a value of type %s as a Cassandra partition key",
+							format_type_be(typid)),
+					 errhint("Supported key types: bytea (serialized key), text, varchar, smallint, integer, bigint, real, double precision, boolean, uuid, timestamp with or without time zone, date, time, inet, numeric; build composite keys with cassandra_key().")));
+			pg_unreachable();
+	}
+	kt = MemoryContextAllocZero(mcxt, sizeof(BloomKeyType));
+	kt->typid = typid;
+	kt->kind = kind;
+	kt->convert_text = GetDatabaseEncoding() != PG_UTF8 &&
+		GetDatabaseEncoding() != PG_SQL_ASCII;
+	return kt;
+}
+
+/*
+ * Key type of argument argno of the current call, cached in *slot (or in
+ * fn_extra when slot is NULL); the argument type of a call site never
+ * changes, so it is resolved once.
+ */
+BloomKeyType *
+bloom_key_type(FunctionCallInfo fcinfo, int argno, BloomKeyType **slot)
+{
+	BloomKeyType **cache = slot ? slot : (BloomKeyType **) &fcinfo->flinfo->fn_extra;
+
+	if (*cache == NULL)
+	{
+		Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+
+		if (!OidIsValid(typid))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("could not determine the data type of the key argument")));
+		*cache = bloom_key_type_for(typid, fcinfo->flinfo->fn_mcxt);
+	}
+	return *cache;
+}
+
+static void
+check_timestamp_finite(Timestamp ts)
+{
+	if (TIMESTAMP_NOT_FINITE(ts))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("infinite timestamp cannot be a Cassandra partition key")));
+}
+
+static const uint8 *
+numeric_key(BloomKeyType *kt, Datum value, size_t *len)
+{
+	Numeric		num = DatumGetNumeric(value);
+	char	   *str;
+	size_t		cap;
+	bc_status	st;
+
+	if (numeric_is_nan(num) || numeric_is_inf(num))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("NaN and infinity cannot be a Cassandra decimal")));
+	str = DatumGetCString(DirectFunctionCall1(numeric_out, value));
+	/* scale (4) + at most one byte per 2.4 digits, with room to spare */
+	cap = 8 + strlen(str);
+	if (kt->dyn)
+		pfree(kt->dyn);
+	kt->dyn = MemoryContextAlloc(GetMemoryChunkContext(kt), cap);
+	st = bc_ser_decimal_text(str, strlen(str), kt->dyn, cap, len);
+	if (st != BC_OK)
+		bloom_error(st);
+	pfree(str);
+	return kt->dyn;
+}
+
+/*
+ * The bytes Cassandra hashes for a value.  The result points into the
+ * value, into kt's buffer, or into memory kt owns until the next call.
+ */
+const uint8 *
+bloom_key_bytes(BloomKeyType *kt, Datum value, size_t *len)
+{
+	uint8	   *b = kt->buf;
+
+	switch (kt->kind)
+	{
+		case KEY_BYTEA:
+			{
+				bytea	   *v = DatumGetByteaPP(value);
+
+				*len = VARSIZE_ANY_EXHDR(v);
+				return (const uint8 *) VARDATA_ANY(v);
+			}
+		case KEY_TEXT:
+			{
+				text	   *v = DatumGetTextPP(value);
+				char	   *s = VARDATA_ANY(v);
+				int			n = VARSIZE_ANY_EXHDR(v);
+
+				if (kt->convert_text)
+				{
+					char	   *u = (char *) pg_do_encoding_conversion((unsigned char *) s, n,
+																	   GetDatabaseEncoding(),
+																	   PG_UTF8);
+
+					if (u != s)
+						n = strlen(u);
+					s = u;
+				}
+				*len = n;
+				return (const uint8 *) s;
+			}
+		case KEY_INT2:
+			*len = bc_ser_int16(DatumGetInt16(value), b);
+			return b;
+		case KEY_INT4:
+			*len = bc_ser_int32(DatumGetInt32(value), b);
+			return b;
+		case KEY_INT8:
+			*len = bc_ser_int64(DatumGetInt64(value), b);
+			return b;
+		case KEY_FLOAT4:
+			*len = bc_ser_float(DatumGetFloat4(value), b);
+			return b;
+		case KEY_FLOAT8:
+			*len = bc_ser_double(DatumGetFloat8(value), b);
+			return b;
+		case KEY_BOOL:
+			*len = bc_ser_bool(DatumGetBool(value), b);
+			return b;
+		case KEY_UUID:
+			*len = bc_ser_uuid(DatumGetUUIDP(value)->data, b);
+			return b;
+		case KEY_TIMESTAMP:
+			{
+				/* microseconds since 2000 -> milliseconds since 1970, floored
+				 * like Java's Instant.toEpochMilli */
+				int64		us = DatumGetTimestamp(value);
+				int64		ms;
+
+				check_timestamp_finite(us);
+				ms = us / 1000;
+				if (us % 1000 < 0)
+					ms--;
+				*len = bc_ser_timestamp_ms(ms + UNIX_TO_PG_USECS / 1000, b);
+				return b;
+			}
+		case KEY_DATE:
+			{
+				DateADT		d = DatumGetDateADT(value);
+
+				if (DATE_NOT_FINITE(d))
+					ereport(ERROR,
+							(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+							 errmsg("infinite date cannot be a Cassandra partition key")));
+				*len = bc_ser_date_days((int32) ((int64) d + UNIX_TO_PG_DAYS), b);
+				return b;
+			}
+		case KEY_TIME:
+			*len = bc_ser_time_ns(DatumGetTimeADT(value) * 1000, b);
+			return b;
+		case KEY_INET:
+			{
+				inet	   *ip = DatumGetInetPP(value);
+				int			maxbits = ip_family(ip) == PGSQL_AF_INET ? 32 : 128;
+
+				if (ip_bits(ip) != maxbits)
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("inet value with a netmask cannot be a Cassandra partition key"),
+							 errdetail("Cassandra's inet holds a host address only; use host(value)::inet.")));
+				*len = bc_ser_inet(ip_addr(ip), maxbits / 8, b);
+				return b;
+			}
+		case KEY_NUMERIC:
+			return numeric_key(kt, value, len);
+	}
+	pg_unreachable();
+}
+
+void
+bloom_key_hash(BloomKeyType *kt, Datum value, int64 *h1, int64 *h2)
+{
+	size_t		len;
+	const uint8 *key = bloom_key_bytes(kt, value, &len);
+
+	bc_murmur3(key, len, (int64_t *) h1, (int64_t *) h2);
+}
+
+/* ---------------------------------------------------------------------
+ * SQL functions
+ * --------------------------------------------------------------------- */
+
+PG_FUNCTION_INFO_V1(cassandra_murmur3);
+Datum
+cassandra_murmur3(PG_FUNCTION_ARGS)
+{
+	BloomKeyType *kt = bloom_key_type(fcinfo, 0, NULL);
+	TupleDesc	tupdesc;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+	int64		h1,
+				h2;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	bloom_key_hash(kt, PG_GETARG_DATUM(0), &h1, &h2);
+	values[0] = Int64GetDatum(h1);
+	values[1] = Int64GetDatum(h2);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
+}
+
+PG_FUNCTION_INFO_V1(cassandra_token);
+Datum
+cassandra_token(PG_FUNCTION_ARGS)
+{
+	BloomKeyType *kt = bloom_key_type(fcinfo, 0, NULL);
+	size_t		len;
+	const uint8 *key = bloom_key_bytes(kt, PG_GETARG_DATUM(0), &len);
+
+	PG_RETURN_INT64(bc_token(key, len));
+}
+
+/* Key types of cassandra_key's arguments, cached per call site. */
+typedef struct CompositeCache
+{
+	int			nargs;
+	Oid			elemtype;		/* for an explicit VARIADIC array */
+	BloomKeyType **types;
+} CompositeCache;
+
+static BloomKeyType *
+composite_type(FunctionCallInfo fcinfo, CompositeCache *cc, int i, Oid typid)
+{
+	if (cc->types[i] == NULL)
+		cc->types[i] = bloom_key_type_for(typid, fcinfo->flinfo->fn_mcxt);
+	return cc->types[i];
+}
+
+static bytea *
+build_composite(int n, const uint8 **parts, size_t *lens)
+{
+	bc_status	st;
+	size_t		total,
+				outlen;
+	bytea	   *out;
+	int			i;
+
+	if (n == 1)
+	{
+		/* a single-column key is not wrapped */
+		out = (bytea *) palloc(VARHDRSZ + lens[0]);
+		SET_VARSIZE(out, VARHDRSZ + lens[0]);
+		memcpy(VARDATA(out), parts[0], lens[0]);
+		return out;
+	}
+	for (i = 0; i < n; i++)
+		if (lens[i] > 65535)
+			bloom_error(BC_ERR_KEY_TOO_LONG);
+	total = bc_composite_size(lens, n);
+	if (total > 65535)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("composite partition key of %zu bytes exceeds Cassandra's maximum of 65535",
+						total)));
+	out = (bytea *) palloc(VARHDRSZ + total);
+	st = bc_ser_composite(parts, lens, n, (uint8 *) VARDATA(out), total, &outlen);
+	if (st != BC_OK)
+		bloom_error(st);
+	SET_VARSIZE(out, VARHDRSZ + outlen);
+	return out;
+}
+
+PG_FUNCTION_INFO_V1(cassandra_key);
+Datum
+cassandra_key(PG_FUNCTION_ARGS)
+{
+	CompositeCache *cc = (CompositeCache *) fcinfo->flinfo->fn_extra;
+	int			n;
+	const uint8 **parts;
+	size_t	   *lens;
+	int			i;
+
+	if (get_fn_expr_variadic(fcinfo->flinfo))
+	{
+		/* cassandra_key(VARIADIC array): the array's elements */
+		ArrayType  *arr;
+		Datum	   *elems;
+		bool	   *elnulls;
+		int16		typlen;
+		bool		typbyval;
+		char		typalign;
+
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		arr = PG_GETARG_ARRAYTYPE_P(0);
+		get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+		deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
+						  &elems, &elnulls, &n);
+		if (n < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("a partition key needs at least one component")));
+		parts = palloc(sizeof(uint8 *) * n);
+		lens = palloc(sizeof(size_t) * n);
+		for (i = 0; i < n; i++)
+		{
+			BloomKeyType *kt;
+
+			if (elnulls[i])
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("partition key component %d is NULL", i + 1)));
+			kt = bloom_key_type_for(ARR_ELEMTYPE(arr), CurrentMemoryContext);
+			parts[i] = bloom_key_bytes(kt, elems[i], &lens[i]);
+			/* fixed-width results live in kt, which we keep */
+		}
+		PG_RETURN_BYTEA_P(build_composite(n, parts, lens));
+	}
+
+	n = PG_NARGS();
+	if (cc == NULL)
+	{
+		cc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CompositeCache));
+		cc->nargs = n;
+		cc->types = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
+										   sizeof(BloomKeyType *) * Max(n, 1));
+		fcinfo->flinfo->fn_extra = cc;
+	}
+	if (n < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a partition key needs at least one component")));
+	parts = palloc(sizeof(uint8 *) * n);
+	lens = palloc(sizeof(size_t) * n);
+	for (i = 0; i < n; i++)
+	{
+		Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, i);
+		BloomKeyType *kt;
+
+		if (PG_ARGISNULL(i))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("partition key component %d is NULL", i + 1)));
+		if (typid == UNKNOWNOID)
+		{
+			/* an untyped literal is text (as in format()); it arrives as a
+			 * cstring */
+			char	   *s = PG_GETARG_POINTER(i);
+
+			s = (char *) pg_do_encoding_conversion((unsigned char *) s, strlen(s),
+												   GetDatabaseEncoding(), PG_UTF8);
+			parts[i] = (const uint8 *) s;
+			lens[i] = strlen(s);
+			continue;
+		}
+		kt = composite_type(fcinfo, cc, i, typid);
+		parts[i] = bloom_key_bytes(kt, PG_GETARG_DATUM(i), &lens[i]);
+	}
+	PG_RETURN_BYTEA_P(build_composite(n, parts, lens));
+}
+
+PG_FUNCTION_INFO_V1(cassandra_varint);
+Datum
+cassandra_varint(PG_FUNCTION_ARGS)
+{
+	Numeric		num = PG_GETARG_NUMERIC(0);
+	char	   *str;
+	size_t		cap,
+				outlen;
+	bytea	   *out;
+	bc_status	st;
+
+	if (numeric_is_nan(num) || numeric_is_inf(num))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("NaN and infinity cannot be a Cassandra varint")));
+	str = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	if (strchr(str, '.') != NULL)
+	{
+		/* allow only an all-zero fraction, as "12.000" */
+		char	   *dot = strchr(str, '.');
+		char	   *p;
+
+		for (p = dot + 1; *p; p++)
+			if (*p != '0')
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("Cassandra varint must be an integer, not %s", str)));
+		*dot = '\0';
+	}
+	cap = 8 + strlen(str);
+	out = (bytea *) palloc(VARHDRSZ + cap);
+	st = bc_ser_varint_text(str, strlen(str), (uint8 *) VARDATA(out), cap, &outlen);
+	if (st != BC_OK)
+		bloom_error(st);
+	SET_VARSIZE(out, VARHDRSZ + outlen);
+	PG_RETURN_BYTEA_P(out);
+}
+
+PG_FUNCTION_INFO_V1(cassandra_tinyint);
+Datum
+cassandra_tinyint(PG_FUNCTION_ARGS)
+{
+	int16		v = PG_GETARG_INT16(0);
+	bytea	   *out;
+
+	if (v < -128 || v > 127)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("value %d is out of range for a Cassandra tinyint (-128 to 127)", v)));
+	out = (bytea *) palloc(VARHDRSZ + 1);
+	SET_VARSIZE(out, VARHDRSZ + 1);
+	bc_ser_int8((int8) v, (uint8 *) VARDATA(out));
+	PG_RETURN_BYTEA_P(out);
+}

@@ -1,0 +1,73 @@
+/*
+ * bloomcass.h - PostgreSQL glue of bloomcass: the stored form of the bloom
+ * type and the helpers shared by the SQL-callable functions.
+ *
+ * A bloom value is
+ *     varlena header (4 bytes)
+ *     format (1 byte, BLOOM_FORMAT_VERSION), flags (1 byte), reserved (2
+ *     bytes, zero)
+ *     the Filter.db image in the raw (Cassandra 4.0+) layout:
+ *         BE32 hash_count, BE32 word_count, 8 * word_count bitset bytes
+ * The one flag says the filter uses the old (pre-3.0) hash order.  Keeping
+ * the bitset in one layout gives every query a single path; export
+ * converts to the layout a version writes.
+ */
+#ifndef BLOOMCASS_H
+#define BLOOMCASS_H
+
+#include "postgres.h"
+#include "fmgr.h"
+
+#include "bloomcass_core.h"
+
+#define BLOOM_FORMAT_VERSION 1
+#define BLOOM_FLAG_OLD_ORDER 0x01
+#define BLOOM_FLAGS_KNOWN BLOOM_FLAG_OLD_ORDER
+
+typedef struct Bloom
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	uint8		format;
+	uint8		flags;
+	uint16		reserved;
+	uint8		filterdb[FLEXIBLE_ARRAY_MEMBER];
+} Bloom;
+
+#define BLOOM_HDRSZ offsetof(Bloom, filterdb)
+
+StaticAssertDecl(BLOOM_HDRSZ == BC_VALUE_PREFIX, "bloom header size");
+
+#define DatumGetBloomP(x)		((Bloom *) PG_DETOAST_DATUM(x))
+#define PG_GETARG_BLOOM_P(n)	DatumGetBloomP(PG_GETARG_DATUM(n))
+#define PG_RETURN_BLOOM_P(x)	PG_RETURN_POINTER(x)
+
+/* the Filter.db image inside a value */
+static inline size_t
+bloom_filterdb_len(const Bloom *b)
+{
+	return VARSIZE(b) - BLOOM_HDRSZ;
+}
+
+/* bloom_io.c */
+extern void bloom_error(bc_status st) pg_attribute_noreturn();
+extern Bloom *bloom_alloc(int32 hash_count, int64 word_count, bc_order order);
+extern Bloom *bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order order);
+extern void bloom_view(const Bloom *b, bc_filter *f);
+extern Bloom *bloom_copy(const Bloom *b);
+extern void bloom_validate(const Bloom *b, int sqlstate);
+extern Bloom *bloom_getarg_cached(FunctionCallInfo fcinfo, int argno, Bloom **cached,
+								  struct varatt_external *cached_ptr);
+
+/* bloom_ops.c */
+extern void bloom_compute_sizing(int64 n, double fp, bc_sizing *s);
+extern Bloom *bloom_create_sized(int64 n, double fp);
+extern void bloom_combine_into(Bloom *dst, const Bloom *src, bool intersect);
+
+/* bloom_keys.c: a key Datum of any supported type as the bytes Cassandra hashes */
+typedef struct BloomKeyType BloomKeyType;
+extern BloomKeyType *bloom_key_type(FunctionCallInfo fcinfo, int argno, BloomKeyType **slot);
+extern BloomKeyType *bloom_key_type_for(Oid typid, MemoryContext mcxt);
+extern const uint8 *bloom_key_bytes(BloomKeyType *kt, Datum value, size_t *len);
+extern void bloom_key_hash(BloomKeyType *kt, Datum value, int64 *h1, int64 *h2);
+
+#endif							/* BLOOMCASS_H */

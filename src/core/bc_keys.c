@@ -1,0 +1,599 @@
+/*
+ * bc_keys.c - partition key serialization (spec §8): the bytes Cassandra
+ * hashes for a partition key value of each CQL type, and the framing of a
+ * multi-column (composite) partition key.
+ *
+ * Fixed-width values are written big-endian byte by byte, so the host's
+ * byte order does not matter.  float and double are written as their raw
+ * IEEE-754 bits (-0.0 and NaN payloads kept), as Java's
+ * floatToRawIntBits / doubleToRawLongBits give them.
+ *
+ * varint and decimal are produced from their decimal text, with Java's
+ * BigInteger(String) / BigDecimal(String) semantics, by a small base-256
+ * bignum that works directly in the caller's output buffer: the magnitude
+ * is built least significant byte first (multiply by 10^k, add the next k
+ * digits), then negated to two's complement when needed, given a sign byte
+ * when needed and finally reversed to big-endian.  The magnitude only grows
+ * while digits are read, so running out of room at any step means the
+ * result cannot fit either.  On any error the contents of the output buffer
+ * are unspecified and *outlen is not set.
+ *
+ * Nothing here allocates; all arithmetic that could overflow is done on
+ * unsigned types.
+ */
+#include <string.h>
+
+#include "bloomcass_core.h"
+
+/* The raw-bits serializers copy float/double into 32/64-bit integers. */
+typedef char bc_float_is_4_bytes[(sizeof(float) == 4) ? 1 : -1];
+typedef char bc_double_is_8_bytes[(sizeof(double) == 8) ? 1 : -1];
+
+/*
+ * Most significant digits accepted in varint/decimal text: as many as a
+ * PostgreSQL numeric can hold (131072 before the point, 16383 after).  The
+ * result (at most about 61 KB) stays below the 64 KB partition key limit,
+ * and the quadratic conversion stays fast.  Leading zeros are not counted.
+ */
+#define BC_MAX_NUMBER_DIGITS (131072 + 16383)
+
+/* Digits multiplied in at once: 256 * 10^16 + carry still fits in 64 bits. */
+#define BC_CHUNK_DIGITS 16
+
+/* Largest composite key and component (unsigned 16-bit lengths). */
+#define BC_MAX_KEY_BYTES 65535
+
+/* ------------------------------------------------------------------------
+ * Fixed-width types
+ * ------------------------------------------------------------------------ */
+
+size_t
+bc_ser_int8(int8_t v, uint8_t out[1])
+{
+	out[0] = (uint8_t) v;
+	return 1;
+}
+
+size_t
+bc_ser_int16(int16_t v, uint8_t out[2])
+{
+	uint16_t	u = (uint16_t) v;
+
+	out[0] = (uint8_t) (u >> 8);
+	out[1] = (uint8_t) u;
+	return 2;
+}
+
+size_t
+bc_ser_int32(int32_t v, uint8_t out[4])
+{
+	bc_put_be32(out, (uint32_t) v);
+	return 4;
+}
+
+size_t
+bc_ser_int64(int64_t v, uint8_t out[8])
+{
+	bc_put_be64(out, (uint64_t) v);
+	return 8;
+}
+
+size_t
+bc_ser_bool(int v, uint8_t out[1])
+{
+	out[0] = v ? 1 : 0;
+	return 1;
+}
+
+size_t
+bc_ser_float(float v, uint8_t out[4])
+{
+	uint32_t	bits;
+
+	memcpy(&bits, &v, sizeof(bits));
+	bc_put_be32(out, bits);
+	return 4;
+}
+
+size_t
+bc_ser_double(double v, uint8_t out[8])
+{
+	uint64_t	bits;
+
+	memcpy(&bits, &v, sizeof(bits));
+	bc_put_be64(out, bits);
+	return 8;
+}
+
+size_t
+bc_ser_timestamp_ms(int64_t ms_since_1970, uint8_t out[8])
+{
+	return bc_ser_int64(ms_since_1970, out);
+}
+
+/* SimpleDateSerializer: unsigned day number with 1970-01-01 at 2^31. */
+size_t
+bc_ser_date_days(int32_t days_since_1970, uint8_t out[4])
+{
+	bc_put_be32(out, (uint32_t) days_since_1970 + UINT32_C(0x80000000));
+	return 4;
+}
+
+size_t
+bc_ser_time_ns(int64_t ns_since_midnight, uint8_t out[8])
+{
+	return bc_ser_int64(ns_since_midnight, out);
+}
+
+size_t
+bc_ser_uuid(const uint8_t uuid[16], uint8_t out[16])
+{
+	memmove(out, uuid, 16);
+	return 16;
+}
+
+/*
+ * inet: Java's InetAddress turns an IPv4-mapped IPv6 address
+ * (::ffff:a.b.c.d) into an Inet4Address, whose serialization is 4 bytes.
+ * IPv4-compatible addresses (::a.b.c.d) stay IPv6.
+ */
+size_t
+bc_ser_inet(const uint8_t *addr, size_t addrlen, uint8_t out[16])
+{
+	static const uint8_t mapped_prefix[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
+
+	if (addrlen == 4)
+	{
+		memmove(out, addr, 4);
+		return 4;
+	}
+	if (addrlen == 16)
+	{
+		if (memcmp(addr, mapped_prefix, sizeof(mapped_prefix)) == 0)
+		{
+			memmove(out, addr + 12, 4);
+			return 4;
+		}
+		memmove(out, addr, 16);
+		return 16;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Dates
+ * ------------------------------------------------------------------------ */
+
+/* int64_t of a uint64_t, modulo 2^64, without implementation-defined
+ * conversion. */
+static int64_t
+to_signed64(uint64_t u)
+{
+	if (u <= (uint64_t) INT64_MAX)
+		return (int64_t) u;
+	return -(int64_t) (~u) - 1;
+}
+
+/* floor(a / b) and a - b * floor(a / b), for b > 0 */
+static int64_t
+floor_div(int64_t a, int64_t b)
+{
+	int64_t		q = a / b;
+
+	if (a % b < 0)
+		q--;
+	return q;
+}
+
+static int64_t
+floor_mod(int64_t a, int64_t b)
+{
+	int64_t		r = a % b;
+
+	if (r < 0)
+		r += b;
+	return r;
+}
+
+/*
+ * Days since 1970-01-01 of a proleptic Gregorian date (year 0 = 1 BC,
+ * negative years allowed), after H. Hinnant's days_from_civil.
+ *
+ * Months outside 1..12 roll over into neighbouring years and days outside
+ * the month roll over linearly (day 0 = the last day of the previous
+ * month), like mktime().  The result is exact whenever it fits in int64;
+ * for absurd years it wraps modulo 2^64 instead of overflowing.
+ */
+int64_t
+bc_days_from_civil(int64_t year, int month, int day)
+{
+	int64_t		m0 = (int64_t) month - 1;
+	int64_t		mm = floor_mod(m0, 12) + 1; /* 1..12 */
+	int64_t		y;
+	int64_t		era;
+	int64_t		yoe;
+	int64_t		doy;
+	int64_t		doe;
+	uint64_t	uy;
+
+	/* year + carried months - (Jan/Feb belong to the previous year) */
+	uy = (uint64_t) year + (uint64_t) floor_div(m0, 12);
+	if (mm <= 2)
+		uy -= 1;
+	y = to_signed64(uy);
+
+	era = floor_div(y, 400);
+	yoe = floor_mod(y, 400);	/* [0, 399] */
+	doy = (153 * (mm > 2 ? mm - 3 : mm + 9) + 2) / 5 + ((int64_t) day - 1);
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+
+	return to_signed64((uint64_t) era * UINT64_C(146097) + (uint64_t) doe -
+					   UINT64_C(719468));
+}
+
+/* ------------------------------------------------------------------------
+ * varint and decimal
+ * ------------------------------------------------------------------------ */
+
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * mag (little-endian, *mlen significant bytes, no high zero bytes) =
+ * mag * mul + add.  mul <= 10^16, add < mul.
+ */
+static bc_status
+mag_mul_add(uint8_t *mag, size_t *mlen, size_t cap, uint64_t mul, uint64_t add)
+{
+	uint64_t	carry = add;
+	size_t		i;
+
+	for (i = 0; i < *mlen; i++)
+	{
+		uint64_t	v = (uint64_t) mag[i] * mul + carry;
+
+		mag[i] = (uint8_t) v;
+		carry = v >> 8;
+	}
+	while (carry != 0)
+	{
+		if (*mlen >= cap)
+			return BC_ERR_BUFFER;
+		mag[(*mlen)++] = (uint8_t) carry;
+		carry >>= 8;
+	}
+	return BC_OK;
+}
+
+/*
+ * Build the magnitude of the digits in s[0..n) (any '.' is skipped; the
+ * caller has validated the text) into out, little-endian.
+ */
+static bc_status
+mag_from_digits(const char *s, size_t n, uint8_t *out, size_t outcap,
+				size_t *mlen)
+{
+	uint64_t	chunk = 0;
+	uint64_t	mul = 1;
+	int			nchunk = 0;
+	size_t		i;
+	bc_status	st;
+
+	*mlen = 0;
+	for (i = 0; i < n; i++)
+	{
+		if (!is_digit(s[i]))
+			continue;
+		chunk = chunk * 10 + (uint64_t) (s[i] - '0');
+		mul *= 10;
+		if (++nchunk == BC_CHUNK_DIGITS)
+		{
+			st = mag_mul_add(out, mlen, outcap, mul, chunk);
+			if (st != BC_OK)
+				return st;
+			chunk = 0;
+			mul = 1;
+			nchunk = 0;
+		}
+	}
+	if (nchunk > 0)
+		return mag_mul_add(out, mlen, outcap, mul, chunk);
+	return BC_OK;
+}
+
+/*
+ * Turn the little-endian magnitude in out[0..mlen) into the minimal
+ * big-endian two's complement of (neg ? -mag : mag), as
+ * BigInteger.toByteArray() gives it (zero is one 0x00 byte).
+ */
+static bc_status
+mag_finish(uint8_t *out, size_t mlen, size_t outcap, int neg, size_t *outlen)
+{
+	int			ext = -1;		/* sign extension byte to add, if any */
+	size_t		i;
+
+	if (mlen == 0)
+	{
+		if (outcap < 1)
+			return BC_ERR_BUFFER;
+		out[0] = 0;
+		*outlen = 1;
+		return BC_OK;
+	}
+
+	if (neg)
+	{
+		unsigned	carry = 1;
+
+		for (i = 0; i < mlen; i++)
+		{
+			unsigned	v = (unsigned) (uint8_t) ~out[i] + carry;
+
+			out[i] = (uint8_t) v;
+			carry = v >> 8;
+		}
+
+		/*
+		 * -mag fits in mlen bytes iff the sign bit came out set; it never
+		 * fits in fewer, since mag >= 256^(mlen-1).
+		 */
+		if ((out[mlen - 1] & 0x80) == 0)
+			ext = 0xff;
+	}
+	else if (out[mlen - 1] & 0x80)
+		ext = 0x00;
+
+	if (ext >= 0)
+	{
+		if (mlen >= outcap)
+			return BC_ERR_BUFFER;
+		out[mlen++] = (uint8_t) ext;
+	}
+
+	for (i = 0; i < mlen / 2; i++)
+	{
+		uint8_t		t = out[i];
+
+		out[i] = out[mlen - 1 - i];
+		out[mlen - 1 - i] = t;
+	}
+	*outlen = mlen;
+	return BC_OK;
+}
+
+/*
+ * varint text, as BigInteger(String) reads it: an optional '+' or '-', then
+ * one or more ASCII digits (leading zeros allowed), nothing else.
+ */
+bc_status
+bc_ser_varint_text(const char *text, size_t len,
+				   uint8_t *out, size_t outcap, size_t *outlen)
+{
+	size_t		i = 0;
+	size_t		ndigits = 0;
+	size_t		sig = 0;
+	int			neg = 0;
+	size_t		mlen;
+	bc_status	st;
+
+	if (text == NULL)
+		return BC_ERR_NUMBER_SYNTAX;
+	if (i < len && (text[i] == '+' || text[i] == '-'))
+	{
+		neg = (text[i] == '-');
+		i++;
+	}
+	for (; i < len; i++)
+	{
+		if (!is_digit(text[i]))
+			return BC_ERR_NUMBER_SYNTAX;
+		ndigits++;
+		if (sig > 0 || text[i] != '0')
+			sig++;
+	}
+	if (ndigits == 0)
+		return BC_ERR_NUMBER_SYNTAX;
+	if (sig > BC_MAX_NUMBER_DIGITS)
+		return BC_ERR_NUMBER_RANGE;
+
+	st = mag_from_digits(text, len, out, outcap, &mlen);
+	if (st != BC_OK)
+		return st;
+	return mag_finish(out, mlen, outcap, neg, outlen);
+}
+
+/*
+ * decimal text, as BigDecimal(String) reads it: an optional sign, digits
+ * with at most one '.' (at least one digit: "1.", ".5" are fine), then
+ * optionally 'e' or 'E', an optional sign and one or more digits.  The
+ * unscaled value is all the digits, the scale the number of digits after
+ * the '.' minus the exponent.
+ *
+ * The text is checked completely first: syntax errors win over range
+ * errors, which win over a too small buffer.  Range errors: an exponent
+ * outside int32 (Java: "Exponent overflow" / "Too many nonzero exponent
+ * digits"), a scale outside int32 (Java: "Scale out of range"), or more
+ * than BC_MAX_NUMBER_DIGITS significant digits (our own limit).
+ */
+bc_status
+bc_ser_decimal_text(const char *text, size_t len,
+					uint8_t *out, size_t outcap, size_t *outlen)
+{
+	size_t		i = 0;
+	size_t		mant_start;
+	size_t		mant_end;
+	size_t		ndigits = 0;
+	size_t		nfrac = 0;
+	size_t		sig = 0;
+	int			seen_dot = 0;
+	int			neg = 0;
+	int			exp_neg = 0;
+	int			exp_sig = 0;	/* significant exponent digits, capped */
+	int64_t		exp = 0;
+	int64_t		scale;
+	size_t		mlen;
+	bc_status	st;
+
+	if (text == NULL)
+		return BC_ERR_NUMBER_SYNTAX;
+
+	/* mantissa */
+	if (i < len && (text[i] == '+' || text[i] == '-'))
+	{
+		neg = (text[i] == '-');
+		i++;
+	}
+	mant_start = i;
+	for (; i < len; i++)
+	{
+		char		c = text[i];
+
+		if (is_digit(c))
+		{
+			ndigits++;
+			if (seen_dot)
+				nfrac++;
+			if (sig > 0 || c != '0')
+				sig++;
+		}
+		else if (c == '.')
+		{
+			if (seen_dot)
+				return BC_ERR_NUMBER_SYNTAX;
+			seen_dot = 1;
+		}
+		else
+			break;
+	}
+	mant_end = i;
+	if (ndigits == 0)
+		return BC_ERR_NUMBER_SYNTAX;
+
+	/* exponent */
+	if (i < len)
+	{
+		if (text[i] != 'e' && text[i] != 'E')
+			return BC_ERR_NUMBER_SYNTAX;
+		i++;
+		if (i < len && (text[i] == '+' || text[i] == '-'))
+		{
+			exp_neg = (text[i] == '-');
+			i++;
+		}
+		if (i >= len)
+			return BC_ERR_NUMBER_SYNTAX;
+		for (; i < len; i++)
+		{
+			char		c = text[i];
+
+			if (!is_digit(c))
+				return BC_ERR_NUMBER_SYNTAX;
+			if (exp_sig > 0 || c != '0')
+			{
+				/* 11 digits still fit in int64; more is out of range */
+				if (exp_sig < 11)
+					exp = exp * 10 + (c - '0');
+				if (exp_sig < 12)
+					exp_sig++;
+			}
+		}
+		if (exp_neg)
+			exp = -exp;
+		if (exp_sig > 11 || exp < INT32_MIN || exp > INT32_MAX)
+			return BC_ERR_NUMBER_RANGE;
+	}
+
+	/* scale = fraction digits - exponent, within int32 */
+	if (nfrac > (size_t) INT32_MAX)
+		return BC_ERR_NUMBER_RANGE;
+	scale = (int64_t) nfrac - exp;
+	if (scale < INT32_MIN || scale > INT32_MAX)
+		return BC_ERR_NUMBER_RANGE;
+	if (sig > BC_MAX_NUMBER_DIGITS)
+		return BC_ERR_NUMBER_RANGE;
+
+	if (outcap < 4)
+		return BC_ERR_BUFFER;
+	bc_put_be32(out, (uint32_t) (int32_t) scale);
+
+	st = mag_from_digits(text + mant_start, mant_end - mant_start,
+						 out + 4, outcap - 4, &mlen);
+	if (st != BC_OK)
+		return st;
+	st = mag_finish(out + 4, mlen, outcap - 4, neg, &mlen);
+	if (st != BC_OK)
+		return st;
+	*outlen = 4 + mlen;
+	return BC_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * Composite keys (§8.2)
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Bytes of the framed key: sum of 2 + len + 1 per component.  0 when
+ * ncomp < 1; SIZE_MAX if the sum does not fit in size_t.
+ */
+size_t
+bc_composite_size(const size_t *lens, int ncomp)
+{
+	size_t		total = 0;
+	int			i;
+
+	for (i = 0; i < ncomp; i++)
+	{
+		if (lens[i] > SIZE_MAX - 3 || total > SIZE_MAX - 3 - lens[i])
+			return SIZE_MAX;
+		total += lens[i] + 3;
+	}
+	return total;
+}
+
+/*
+ * Frame ncomp components (ncomp must be >= 1; a key with no component is
+ * no key, and as there is no status for a bad argument, ncomp < 1 gives
+ * BC_ERR_BUFFER).  Each component and the whole key must be at most 65535
+ * bytes (BC_ERR_KEY_TOO_LONG), and the key must fit in outcap bytes
+ * (BC_ERR_BUFFER).  Nothing is written on error.  A component of length 0
+ * may have a NULL pointer.
+ */
+bc_status
+bc_ser_composite(const uint8_t *const *comps, const size_t *lens,
+				 int ncomp, uint8_t *out, size_t outcap, size_t *outlen)
+{
+	size_t		total = 0;
+	size_t		pos = 0;
+	int			i;
+
+	if (ncomp < 1)
+		return BC_ERR_BUFFER;
+
+	for (i = 0; i < ncomp; i++)
+	{
+		if (lens[i] > BC_MAX_KEY_BYTES)
+			return BC_ERR_KEY_TOO_LONG;
+		total += lens[i] + 3;
+		if (total > BC_MAX_KEY_BYTES)
+			return BC_ERR_KEY_TOO_LONG;
+	}
+	if (total > outcap)
+		return BC_ERR_BUFFER;
+
+	for (i = 0; i < ncomp; i++)
+	{
+		out[pos++] = (uint8_t) (lens[i] >> 8);
+		out[pos++] = (uint8_t) lens[i];
+		if (lens[i] > 0)
+			memcpy(out + pos, comps[i], lens[i]);
+		pos += lens[i];
+		out[pos++] = 0x00;
+	}
+	*outlen = pos;
+	return BC_OK;
+}
