@@ -129,7 +129,7 @@ bloom_validate(const Bloom *b, int sqlstate)
 	if (VARSIZE(b) < BLOOM_HDRSZ)
 		ereport(ERROR,
 				(errcode(sqlstate),
-				 errmsg("invalid bloom value: shorter than its %d-byte header",
+				 errmsg("invalid bloom value: shorter than its %d-byte format header",
 						(int) (BLOOM_HDRSZ - VARHDRSZ))));
 	if (b->format != BLOOM_FORMAT_VERSION)
 		ereport(ERROR,
@@ -137,11 +137,14 @@ bloom_validate(const Bloom *b, int sqlstate)
 				 errmsg("invalid bloom value: unknown format version %d", b->format),
 				 errdetail("This version of bloomcass reads format version %d.",
 						   BLOOM_FORMAT_VERSION)));
-	if ((b->flags & ~BLOOM_FLAGS_KNOWN) != 0 || b->reserved != 0)
+	if ((b->flags & ~BLOOM_FLAGS_KNOWN) != 0)
 		ereport(ERROR,
 				(errcode(sqlstate),
-				 errmsg("invalid bloom value: unknown flags 0x%02x or non-zero reserved bytes",
-						b->flags)));
+				 errmsg("invalid bloom value: unknown flags 0x%02x", b->flags)));
+	if (b->reserved != 0)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("invalid bloom value: reserved header bytes must be zero")));
 	st = bc_filterdb_check(b->filterdb, bloom_filterdb_len(b), BC_MAX_WORDS_VALUE, &k, &w);
 	if (st != BC_OK)
 		ereport(ERROR,

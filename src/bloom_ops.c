@@ -179,10 +179,13 @@ bloom_cardinality(PG_FUNCTION_ARGS)
 }
 
 static Datum
-make_row(FunctionCallInfo fcinfo, Datum *values)
+make_row(FunctionCallInfo fcinfo, Datum *values, int nullcol)
 {
 	TupleDesc	tupdesc;
 	bool		nulls[16] = {0};
+
+	if (nullcol >= 0)
+		nulls[nullcol] = true;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -210,7 +213,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	v[6] = Float8GetDatum(bc_cardinality_from_fill(set, cap, f.hash_count));
 	v[7] = Float8GetDatum(bc_fpr_from_fill(set, cap, f.hash_count));
 	v[8] = Int64GetDatum((int64) bc_filterdb_size(f.word_count));
-	PG_RETURN_DATUM(make_row(fcinfo, v));
+	PG_RETURN_DATUM(make_row(fcinfo, v, -1));
 }
 
 PG_FUNCTION_INFO_V1(bloom_sizing);
@@ -234,5 +237,6 @@ bloom_sizing(PG_FUNCTION_ARGS)
 	v[4] = Int64GetDatum(s.filter_db_bytes);
 	v[5] = Float8GetDatum(bc_fp_table(s.buckets_per_element, s.hash_count));
 	v[6] = Float8GetDatum(bc_fpr_theoretical((uint64) n, (uint64) s.capacity_bits, s.hash_count));
-	PG_RETURN_DATUM(make_row(fcinfo, v));
+	/* fp_chance >= 0.393 gives (k=2, b=1), a cell the table does not have */
+	PG_RETURN_DATUM(make_row(fcinfo, v, bc_fp_table(s.buckets_per_element, s.hash_count) < 0 ? 5 : -1));
 }

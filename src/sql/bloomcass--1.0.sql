@@ -51,6 +51,10 @@ CREATE OPERATOR @extschema@.<> (
 	RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 
+COMMENT ON OPERATOR @extschema@.= (@extschema@.bloom, @extschema@.bloom) IS
+	'same hash order and identical Filter.db bytes';
+COMMENT ON OPERATOR @extschema@.<> (@extschema@.bloom, @extschema@.bloom) IS
+	'different hash order or Filter.db bytes';
 COMMENT ON FUNCTION @extschema@.bloom_eq(@extschema@.bloom, @extschema@.bloom) IS
 	'true when both filters have the same hash order and identical Filter.db bytes';
 COMMENT ON FUNCTION @extschema@.bloom_ne(@extschema@.bloom, @extschema@.bloom) IS
@@ -229,8 +233,8 @@ COMMENT ON FUNCTION @extschema@.bloom_file_version(text) IS
 CREATE FUNCTION @extschema@.bloom_import_file(path text) RETURNS @extschema@.bloom
 	LANGUAGE sql VOLATILE STRICT PARALLEL SAFE
 	AS $$
-	SELECT @extschema@.bloom_import(pg_catalog.pg_read_binary_file(path),
-	                                @extschema@.bloom_file_version(path))
+	SELECT @extschema@.bloom_import(pg_catalog.pg_read_binary_file(path), v)
+	FROM @extschema@.bloom_file_version(path) AS v
 	$$;
 COMMENT ON FUNCTION @extschema@.bloom_import_file(text) IS
 	'filter from a Filter.db file on the server, version taken from its name (pg_read_binary_file privileges apply)';

@@ -1,0 +1,50 @@
+--
+-- Setup shared by every regression test: the extension and helpers that
+-- read the reference data (golden vectors, real Cassandra Filter.db files)
+-- from the copy the test command places where the server can read it.
+--
+CREATE EXTENSION bloomcass;
+
+\getenv datadir BLOOMCASS_SERVER_DATA
+SELECT :'datadir' <> '' AS have_data_dir \gset
+\if :have_data_dir
+\else
+\echo 'BLOOMCASS_SERVER_DATA is not set: run the tests with test/run-all.sh'
+\quit
+\endif
+
+CREATE TABLE test_config AS SELECT :'datadir'::text AS datadir;
+
+-- absolute server path of a reference file
+CREATE FUNCTION test_path(rel text) RETURNS text
+LANGUAGE sql STABLE AS $$ SELECT datadir || '/' || rel FROM test_config $$;
+
+-- the bytes of a reference file
+CREATE FUNCTION test_file(rel text) RETURNS bytea
+LANGUAGE sql VOLATILE AS $$ SELECT pg_read_binary_file(test_path(rel)) $$;
+
+-- the data lines of a reference file, numbered (comment lines skipped)
+CREATE FUNCTION test_lines(rel text, OUT lineno bigint, OUT line text) RETURNS SETOF record
+LANGUAGE sql VOLATILE AS $$
+	SELECT n, l
+	FROM regexp_split_to_table(pg_read_file(test_path(rel)), E'\n') WITH ORDINALITY AS t(l, n)
+	WHERE l <> '' AND l NOT LIKE '#%'
+$$;
+
+-- the fields of a tab-separated reference file
+CREATE FUNCTION test_tsv(rel text, OUT lineno bigint, OUT f text[]) RETURNS SETOF record
+LANGUAGE sql VOLATILE AS $$
+	SELECT lineno, string_to_array(line, E'\t') FROM test_lines(rel)
+$$;
+
+-- every object of the extension has a comment
+SELECT count(*) AS objects_without_comment
+FROM pg_depend d
+JOIN pg_extension e ON d.refclassid = 'pg_extension'::regclass AND d.refobjid = e.oid
+WHERE e.extname = 'bloomcass' AND d.deptype = 'e'
+  AND obj_description(d.objid, d.classid::regclass::name) IS NULL
+  AND NOT (d.classid = 'pg_proc'::regclass AND
+           (SELECT proname FROM pg_proc WHERE oid = d.objid) ~ '^(bloom_(in|out|recv|send)|bloom_agg_.*|bloom_union_(trans|final))$')
+  AND d.classid <> 'pg_cast'::regclass;
+
+SELECT count(*) AS murmur3_rows FROM test_tsv('vectors/murmur3.tsv');

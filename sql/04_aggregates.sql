@@ -1,0 +1,89 @@
+--
+-- Aggregates: exact mode (sized for the distinct keys, as Cassandra sizes a
+-- flushed SSTable), streaming mode (sized for expected_keys), union, and
+-- parallel partial aggregation giving the same bytes as a serial run.
+--
+
+CREATE TABLE keys AS
+SELECT g AS id, 'key' || (g % 1000) AS k, g % 1000 AS n
+FROM generate_series(1, 3000) g;
+
+-- 3000 rows, 1000 distinct keys: sized for 1000 (k = 5, 157 words), and
+-- byte-identical to Cassandra's filter of 'key0'..'key999' (golden vector)
+SELECT hash_count, word_count, bits_set FROM bloom_info((SELECT bloom_agg(k) FROM keys));
+SELECT bloom_export((SELECT bloom_agg(k) FROM keys)) = test_file('vectors/filter_text_1000_p01.db')
+       AS equals_golden_vector;
+SELECT bloom_agg(k) = bloom_agg(k, 0.01) AS default_fp_is_0_01,
+       bloom_agg(k) = bloom_agg(DISTINCT k) AS duplicates_do_not_count,
+       bloom_agg(k ORDER BY id DESC) = bloom_agg(k) AS order_does_not_matter
+FROM keys;
+SELECT (SELECT hash_count FROM bloom_info(bloom_agg(k, 0.1))) AS k_at_0_1,
+       (SELECT word_count FROM bloom_info(bloom_agg(k, 0.1))) AS words_at_0_1
+FROM keys;
+
+-- NULL keys are skipped.  Empty input gives a filter, not NULL: with no row,
+-- PostgreSQL shows an aggregate none of its arguments, so the result is
+-- Cassandra's zero-key filter at the default fp_chance 0.01 (k = 5, one
+-- word); a row with a NULL key is enough to carry fp_chance.
+SELECT bloom_agg(k) = bloom_agg(CASE WHEN id % 7 = 0 THEN NULL ELSE k END) AS nulls_skipped_same_distinct
+FROM keys WHERE id <= 2000;
+SELECT bloom_agg(k) AS empty_input FROM keys WHERE false;
+SELECT bloom_agg(k, 0.1) AS empty_input_fp FROM keys WHERE false;
+SELECT bloom_agg(NULL::text, 0.1) AS only_nulls_keep_fp;
+
+-- typed keys
+SELECT bloom_export(bloom_agg(g, 0.001)) = test_file('vectors/filter_int_10000_p001.db') AS int_keys_golden
+FROM generate_series(0, 9999) g;
+SELECT bloom_agg(g::int8) = bloom_agg(cassandra_key(g::int8)) AS typed_equals_serialized
+FROM generate_series(1, 100) g;
+
+-- streaming mode: memory is the filter; same bytes as exact mode when expected_keys = distinct count
+SELECT bloom_agg(k, 0.01, 1000) = bloom_agg(k) AS streaming_equals_exact,
+       (SELECT word_count FROM bloom_info(bloom_agg(k, 0.01, 100000))) AS words_for_100000
+FROM keys;
+SELECT bloom_agg(k, 0.01, 50) @> 'key999' AS overfull_still_no_false_negative,
+       bloom_fpr(bloom_agg(k, 0.01, 50)) > 0.9 AS overfull_is_saturated
+FROM keys;
+SELECT bloom_agg(k, 0.01, 10) AS streaming_empty FROM keys WHERE false;
+
+-- union aggregate
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(k, 0.01, 1000) FROM keys) AS union_of_parts
+FROM (SELECT n % 4 AS part, bloom_agg(k, 0.01, 1000) AS f FROM keys GROUP BY 1) s;
+SELECT bloom_union_agg(f) IS NULL AS union_of_nothing_is_null FROM (SELECT NULL::bloom AS f) s;
+SELECT bloom_union_agg(f) FROM (VALUES (bloom_create(10)), (bloom_create(20))) v(f);
+
+-- argument errors
+SELECT bloom_agg(k, 2.0) FROM keys;
+SELECT bloom_agg(k, 1.0) FROM keys;
+SELECT bloom_agg(k, NULL) FROM keys;
+SELECT bloom_agg(k, CASE WHEN id < 10 THEN 0.01 ELSE 0.1 END) FROM keys;
+SELECT bloom_agg(k, 0.01, -1) FROM keys;
+SELECT bloom_agg(k, 0.01, id) FROM keys;
+SELECT bloom_agg(k, 0.01, 2000000000) FROM keys;
+SELECT bloom_agg(point(id, id)) FROM keys;
+
+-- parallel partial aggregation: plan and bytes
+CREATE TABLE big AS SELECT g AS id, md5(g::text) AS k FROM generate_series(1, 200000) g;
+ANALYZE big;
+CREATE TABLE serial_result AS
+SELECT bloom_agg(k) AS exact, bloom_agg(k, 0.001, 200000) AS streaming, bloom_agg(id, 0.1) AS ints FROM big;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT bloom_agg(k), bloom_agg(k, 0.001, 200000), bloom_agg(id, 0.1) FROM big;
+CREATE TABLE parallel_result AS
+SELECT bloom_agg(k) AS exact, bloom_agg(k, 0.001, 200000) AS streaming, bloom_agg(id, 0.1) AS ints FROM big;
+SELECT s.exact = p.exact AS exact_identical, s.streaming = p.streaming AS streaming_identical,
+       s.ints = p.ints AS ints_identical, (SELECT word_count FROM bloom_info(p.exact)) AS words
+FROM serial_result s, parallel_result p;
+CREATE TABLE parts AS SELECT id % 10 AS part, bloom_agg(k, 0.001, 200000) AS f FROM big GROUP BY 1;
+SELECT bloom_union_agg(f) = (SELECT streaming FROM serial_result) AS parallel_union_of_parts
+FROM (SELECT f FROM parts, generate_series(1, 50)) s;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
