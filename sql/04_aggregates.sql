@@ -61,23 +61,33 @@ SELECT bloom_agg(k, 0.01, -1) FROM keys;
 SELECT bloom_agg(k, 0.01, id) FROM keys;
 SELECT bloom_agg(k, 0.01, 2000000000) FROM keys;
 SELECT bloom_agg(point(id, id)) FROM keys;
+SELECT bloom_agg(k, 0.01, 'zz') FROM keys;
+SELECT bloom_agg(k, 0.01, NULL::text) FROM keys;
+
+-- old hash order (SSTable versions before ma): name the version
+SELECT (bloom_info(bloom_agg(k, 0.01, 'ka'))).hash_order,
+       bloom_export(bloom_agg(k, 0.01, 'ka'), 'ka') = test_file('vectors/filter_text_1000_p01_ka.db') AS ka_golden,
+       bloom_agg(k, 0.01, 'nb') = bloom_agg(k) AS nb_is_default
+FROM keys;
 
 -- parallel partial aggregation: plan and bytes
 CREATE TABLE big AS SELECT g AS id, md5(g::text) AS k FROM generate_series(1, 200000) g;
 ANALYZE big;
 CREATE TABLE serial_result AS
-SELECT bloom_agg(k) AS exact, bloom_agg(k, 0.001, 200000) AS streaming, bloom_agg(id, 0.1) AS ints FROM big;
+SELECT bloom_agg(k) AS exact, bloom_agg(k, 0.001, 200000) AS streaming, bloom_agg(id, 0.1) AS ints,
+       bloom_agg(k, 0.01, 'lb') AS old FROM big;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT bloom_agg(k), bloom_agg(k, 0.001, 200000), bloom_agg(id, 0.1) FROM big;
+SELECT bloom_agg(k), bloom_agg(k, 0.001, 200000), bloom_agg(id, 0.1), bloom_agg(k, 0.01, 'lb') FROM big;
 CREATE TABLE parallel_result AS
-SELECT bloom_agg(k) AS exact, bloom_agg(k, 0.001, 200000) AS streaming, bloom_agg(id, 0.1) AS ints FROM big;
+SELECT bloom_agg(k) AS exact, bloom_agg(k, 0.001, 200000) AS streaming, bloom_agg(id, 0.1) AS ints,
+       bloom_agg(k, 0.01, 'lb') AS old FROM big;
 SELECT s.exact = p.exact AS exact_identical, s.streaming = p.streaming AS streaming_identical,
-       s.ints = p.ints AS ints_identical, (SELECT word_count FROM bloom_info(p.exact)) AS words
+       s.ints = p.ints AS ints_identical, s.old = p.old AS old_order_identical, (SELECT word_count FROM bloom_info(p.exact)) AS words
 FROM serial_result s, parallel_result p;
 CREATE TABLE parts AS SELECT id % 10 AS part, bloom_agg(k, 0.001, 200000) AS f FROM big GROUP BY 1;
 SELECT bloom_union_agg(f) = (SELECT streaming FROM serial_result) AS parallel_union_of_parts

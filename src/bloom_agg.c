@@ -38,6 +38,7 @@ typedef struct KeyHash
 typedef struct ExactState
 {
 	double		fp;
+	bc_order	order;			/* hash order of the SSTable version asked for */
 	uint64		n;				/* hashes held */
 	uint64		cap;			/* hashes allocated */
 	uint64		sorted;			/* prefix known sorted and distinct */
@@ -67,11 +68,12 @@ check_fp(double fp)
 }
 
 static ExactState *
-exact_new(MemoryContext ctx, double fp)
+exact_new(MemoryContext ctx, double fp, bc_order order)
 {
 	ExactState *st = MemoryContextAllocZero(ctx, sizeof(ExactState));
 
 	st->fp = fp;
+	st->order = order;
 	st->mcxt = ctx;
 	return st;
 }
@@ -143,6 +145,7 @@ bloom_agg_exact_trans(PG_FUNCTION_ARGS)
 	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_exact_trans");
 	ExactState *st = PG_ARGISNULL(0) ? NULL : (ExactState *) PG_GETARG_POINTER(0);
 	double		fp = DEFAULT_FP_CHANCE;
+	bc_order	order = BC_ORDER_NEW;
 
 	if (PG_NARGS() > 2)
 	{
@@ -152,10 +155,24 @@ bloom_agg_exact_trans(PG_FUNCTION_ARGS)
 					 errmsg("fp_chance must not be NULL")));
 		fp = PG_GETARG_FLOAT8(2);
 	}
+	if (PG_NARGS() > 3)
+	{
+		bc_layout	layout;
+
+		if (PG_ARGISNULL(3))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("sstable_version must not be NULL")));
+		/* resolved once per group: the version cannot change between rows */
+		if (st == NULL)
+			bloom_lookup_version(PG_GETARG_TEXT_PP(3), &order, &layout);
+		else
+			order = st->order;
+	}
 	if (st == NULL)
 	{
 		check_fp(fp);
-		st = exact_new(ctx, fp);
+		st = exact_new(ctx, fp, order);
 	}
 	else if (fp != st->fp)
 		ereport(ERROR,
@@ -186,13 +203,12 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(a);
 	if (a == NULL)
 	{
-		a = exact_new(ctx, b->fp);
+		a = exact_new(ctx, b->fp, b->order);
 	}
-	else if (a->fp != b->fp)
+	else if (a->fp != b->fp || a->order != b->order)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("fp_chance must be the same for every row of bloom_agg (%g, then %g)",
-						a->fp, b->fp)));
+				 errmsg("fp_chance and sstable_version must be the same for every row of bloom_agg")));
 	if (b->n > 0)
 	{
 		exact_reserve(a, b->n);
@@ -202,8 +218,10 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(a);
 }
 
-/* serialized: float8 fp, int64 count, count * (int64 h1, int64 h2), native order */
-#define EXACT_SER_HDR (sizeof(double) + sizeof(uint64))
+/* serialized: float8 fp, int64 count, int64 hash order, count * (int64 h1,
+ * int64 h2), native byte order (states only travel between processes of
+ * one server) */
+#define EXACT_SER_HDR (sizeof(double) + 2 * sizeof(uint64))
 
 PG_FUNCTION_INFO_V1(bloom_agg_exact_serialize);
 Datum
@@ -226,6 +244,11 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 	SET_VARSIZE(out, size);
 	memcpy(VARDATA(out), &st->fp, sizeof(double));
 	memcpy(VARDATA(out) + sizeof(double), &st->n, sizeof(uint64));
+	{
+		uint64		order = (uint64) st->order;
+
+		memcpy(VARDATA(out) + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
+	}
 	if (st->n > 0)
 		memcpy(VARDATA(out) + EXACT_SER_HDR, st->hashes, st->n * sizeof(KeyHash));
 	PG_RETURN_BYTEA_P(out);
@@ -241,6 +264,7 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 	Size		len = VARSIZE_ANY_EXHDR(in);
 	double		fp;
 	uint64		n;
+	uint64		order;
 	ExactState *st;
 
 	if (len < EXACT_SER_HDR)
@@ -249,13 +273,18 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 				 errmsg("invalid bloom_agg state: too short")));
 	memcpy(&fp, data, sizeof(double));
 	memcpy(&n, data + sizeof(double), sizeof(uint64));
+	memcpy(&order, data + sizeof(double) + sizeof(uint64), sizeof(uint64));
+	if (order != BC_ORDER_NEW && order != BC_ORDER_OLD)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid bloom_agg state: unknown hash order")));
 	if (n > (len - EXACT_SER_HDR) / sizeof(KeyHash) ||
 		len != EXACT_SER_HDR + n * sizeof(KeyHash))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid bloom_agg state: length does not match its key count")));
 	check_fp(fp);
-	st = exact_new(ctx, fp);
+	st = exact_new(ctx, fp, (bc_order) order);
 	if (n > 0)
 	{
 		exact_reserve(st, n);
@@ -276,10 +305,10 @@ bloom_agg_exact_final(PG_FUNCTION_ARGS)
 
 	agg_context(fcinfo, "bloom_agg_exact_final");
 	if (st == NULL)
-		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE));
+		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE, BC_ORDER_NEW));
 
 	exact_compact(st);
-	b = bloom_create_sized((int64) st->n, st->fp);
+	b = bloom_create_sized((int64) st->n, st->fp, st->order);
 	bloom_view(b, &f);
 	for (i = 0; i < st->n; i++)
 	{
@@ -332,7 +361,7 @@ bloom_agg_sized_trans(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("expected_keys must not be negative")));
-		st = filter_state_new(ctx, bloom_create_sized(expected, fp));
+		st = filter_state_new(ctx, bloom_create_sized(expected, fp, BC_ORDER_NEW));
 		st->fp = fp;
 		st->expected = expected;
 		MemoryContextSwitchTo(old);
@@ -439,7 +468,7 @@ bloom_agg_sized_final(PG_FUNCTION_ARGS)
 
 	agg_context(fcinfo, "bloom_agg_sized_final");
 	if (st == NULL)
-		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE));
+		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE, BC_ORDER_NEW));
 	PG_RETURN_BLOOM_P(st->bloom);
 }
 

@@ -279,8 +279,8 @@ bloom_ne(PG_FUNCTION_ARGS)
  * --------------------------------------------------------------------- */
 
 /* A version string ("nb") or a Filter.db file name to (order, layout). */
-static void
-lookup_version(text *version, bc_order *order, bc_layout *layout)
+void
+bloom_lookup_version(text *version, bc_order *order, bc_layout *layout)
 {
 	const char *v = VARDATA_ANY(version);
 	size_t		len = VARSIZE_ANY_EXHDR(version);
@@ -313,7 +313,7 @@ bloom_import_version(PG_FUNCTION_ARGS)
 	bc_order	order;
 	bc_layout	layout;
 
-	lookup_version(version, &order, &layout);
+	bloom_lookup_version(version, &order, &layout);
 	PG_RETURN_BLOOM_P(bloom_from_filterdb((const uint8 *) VARDATA_ANY(data),
 										  VARSIZE_ANY_EXHDR(data), layout, order));
 }
@@ -378,7 +378,7 @@ bloom_export(PG_FUNCTION_ARGS)
 	bc_order	order;
 	bc_layout	layout;
 
-	lookup_version(version, &order, &layout);
+	bloom_lookup_version(version, &order, &layout);
 	target = psprintf("SSTable version %s", text_to_cstring(version));
 	PG_RETURN_BYTEA_P(export_filterdb(b, order, layout, target));
 }

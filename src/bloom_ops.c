@@ -39,19 +39,23 @@ bloom_compute_sizing(int64 n, double fp, bc_sizing *s)
 }
 
 Bloom *
-bloom_create_sized(int64 n, double fp)
+bloom_create_sized(int64 n, double fp, bc_order order)
 {
 	bc_sizing	s;
 
 	bloom_compute_sizing(n, fp, &s);
-	return bloom_alloc(s.hash_count, s.word_count, BC_ORDER_NEW);
+	return bloom_alloc(s.hash_count, s.word_count, order);
 }
 
 PG_FUNCTION_INFO_V1(bloom_create);
 Datum
 bloom_create(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BLOOM_P(bloom_create_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1)));
+	bc_order	order;
+	bc_layout	layout;
+
+	bloom_lookup_version(PG_GETARG_TEXT_PP(2), &order, &layout);
+	PG_RETURN_BLOOM_P(bloom_create_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), order));
 }
 
 typedef struct ContainsCache

@@ -55,12 +55,13 @@ extern Bloom *bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layou
 extern void bloom_view(const Bloom *b, bc_filter *f);
 extern Bloom *bloom_copy(const Bloom *b);
 extern void bloom_validate(const Bloom *b, int sqlstate);
+extern void bloom_lookup_version(text *version, bc_order *order, bc_layout *layout);
 extern Bloom *bloom_getarg_cached(FunctionCallInfo fcinfo, int argno, Bloom **cached,
 								  struct varatt_external *cached_ptr);
 
 /* bloom_ops.c */
 extern void bloom_compute_sizing(int64 n, double fp, bc_sizing *s);
-extern Bloom *bloom_create_sized(int64 n, double fp);
+extern Bloom *bloom_create_sized(int64 n, double fp, bc_order order);
 extern void bloom_combine_into(Bloom *dst, const Bloom *src, bool intersect);
 
 /* bloom_keys.c: a key Datum of any supported type as the bytes Cassandra hashes */

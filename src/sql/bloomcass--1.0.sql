@@ -105,11 +105,12 @@ COMMENT ON FUNCTION @extschema@.cassandra_tinyint(smallint) IS
 -- Building, testing and combining filters
 ------------------------------------------------------------------------------
 
-CREATE FUNCTION @extschema@.bloom_create(expected_keys bigint, fp_chance float8 DEFAULT 0.01)
+CREATE FUNCTION @extschema@.bloom_create(expected_keys bigint, fp_chance float8 DEFAULT 0.01,
+	sstable_version text DEFAULT 'oa')
 	RETURNS @extschema@.bloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION @extschema@.bloom_create(bigint, float8) IS
-	'empty filter sized as Cassandra sizes one for expected_keys keys at fp_chance';
+COMMENT ON FUNCTION @extschema@.bloom_create(bigint, float8, text) IS
+	'empty filter sized as Cassandra sizes one for expected_keys keys at fp_chance, in the hash order of sstable_version';
 
 CREATE FUNCTION @extschema@.bloom_contains(filter @extschema@.bloom, key anyelement) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -261,6 +262,8 @@ CREATE FUNCTION @extschema@.bloom_agg_exact_trans(internal, anyelement) RETURNS 
 	AS 'MODULE_PATHNAME', 'bloom_agg_exact_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.bloom_agg_exact_trans(internal, anyelement, float8) RETURNS internal
 	AS 'MODULE_PATHNAME', 'bloom_agg_exact_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.bloom_agg_exact_trans(internal, anyelement, float8, text) RETURNS internal
+	AS 'MODULE_PATHNAME', 'bloom_agg_exact_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.bloom_agg_exact_combine(internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION @extschema@.bloom_agg_exact_serialize(internal) RETURNS bytea
@@ -295,6 +298,19 @@ CREATE AGGREGATE @extschema@.bloom_agg(anyelement, float8) (
 );
 COMMENT ON AGGREGATE @extschema@.bloom_agg(anyelement, float8) IS
 	'Cassandra filter of the distinct keys at fp_chance, sized for their number';
+
+CREATE AGGREGATE @extschema@.bloom_agg(anyelement, float8, text) (
+	SFUNC = @extschema@.bloom_agg_exact_trans,
+	STYPE = internal,
+	SSPACE = 65536,
+	COMBINEFUNC = @extschema@.bloom_agg_exact_combine,
+	SERIALFUNC = @extschema@.bloom_agg_exact_serialize,
+	DESERIALFUNC = @extschema@.bloom_agg_exact_deserialize,
+	FINALFUNC = @extschema@.bloom_agg_exact_final,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.bloom_agg(anyelement, float8, text) IS
+	'Cassandra filter of the distinct keys at fp_chance in the hash order of sstable_version (old for ia..lb)';
 
 -- Streaming mode: the state is the filter, sized for expected_keys.
 CREATE FUNCTION @extschema@.bloom_agg_sized_trans(internal, anyelement, float8, bigint) RETURNS internal

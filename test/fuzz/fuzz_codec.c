@@ -1,0 +1,1185 @@
+/*
+ * fuzz_codec.c - libFuzzer target for the bloomcass core (src/core).
+ *
+ * Build (from the repository root; test/fuzz/run-short.sh does this):
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+ *       -Isrc/core src/core/*.c test/fuzz/fuzz_codec.c -lm -o build/fuzz/fuzz_codec
+ *
+ * Every input is run through all of the following (each is cheap), so the
+ * seeds (real Filter.db files, the type's binary and hex text forms, file
+ * names, numbers) reach their own paths without a mode byte:
+ *
+ *   1. the input as a Filter.db image: bc_filterdb_check against an
+ *      independent model; when valid, the deep checks below, reading the
+ *      payload as both layouts (raw and swapped);
+ *   2. a valid Filter.db image synthesized from the input (hash count from
+ *      the first byte, payload from the bytes), so that the deep checks see
+ *      arbitrary bitsets too;
+ *   3. the input as the bloom type's binary form (bloom_recv) and as its
+ *      text form (bloom_in), through a PostgreSQL-free replica of
+ *      bloom_validate / bloom_from_external / bloom_in (src/bloom_io.c);
+ *      valid values get the deep checks and an output/input round trip;
+ *   4. the input as an SSTable version and as a Filter.db file name;
+ *   5. the input as varint and decimal text, with exact, too small and
+ *      large output buffers;
+ *   6. the input split into composite key components;
+ *   7. murmur3 / token invariants on the input.
+ *
+ * Deep checks on a valid image (for each layout L):
+ *   L -> raw -> L is the identity, in place and out of place;
+ *   bc_filterdb_write(raw bits, L) gives back the image byte for byte;
+ *   popcounts agree (core vs. naive, before and after conversion);
+ *   for a few keys taken from the input and both hash orders:
+ *   bc_filter_test == bc_filter_test_hash == a reference bit-index model ==
+ *   bc_indexes; adding the key to a copy sets exactly the missing bits and
+ *   makes the key present; union / intersection / shape mismatch behave.
+ *
+ * Any violated invariant calls abort() after printing what failed.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bloomcass_core.h"
+
+/* Refuse inputs (and so images) over 64 MB: the fuzzer must not OOM. */
+#define FUZZ_MAX_INPUT ((size_t) 64 * 1024 * 1024)
+
+/* Largest synthesized image, in words. */
+#define FUZZ_SYNTH_MAX_WORDS 8192
+
+/* Keys tested per image. */
+#define FUZZ_NKEYS 6
+
+/* Composite components at most (the rest stays in the last one). */
+#define FUZZ_MAX_COMPONENTS 256
+
+/* Mirrors of bc_keys.c's limits (not in the header). */
+#define REF_MAX_NUMBER_DIGITS (131072 + 16383)
+#define REF_MAX_KEY_BYTES 65535
+
+#define CHECK(cond) \
+	do { \
+		if (!(cond)) \
+		{ \
+			fprintf(stderr, "fuzz_codec: invariant failed at %s:%d: %s\n", \
+					__FILE__, __LINE__, #cond); \
+			abort(); \
+		} \
+	} while (0)
+
+static void *
+xmalloc(size_t n)
+{
+	void	   *p = malloc(n > 0 ? n : 1);
+
+	if (p == NULL)
+		abort();
+	return p;
+}
+
+/*
+ * An output buffer of exactly cap bytes, so that ASan flags any write past
+ * it.  For cap 0 the pointer is one past a 1-byte block: any write through
+ * it is caught as well.
+ */
+typedef struct exact_buf
+{
+	uint8_t    *base;
+	uint8_t    *p;
+} exact_buf;
+
+static exact_buf
+exact_alloc(size_t cap)
+{
+	exact_buf	b;
+
+	b.base = xmalloc(cap);
+	b.p = cap > 0 ? b.base : b.base + 1;
+	return b;
+}
+
+static uint64_t
+naive_popcount(const uint8_t *p, size_t n)
+{
+	uint64_t	c = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		unsigned	v = p[i];
+
+		while (v)
+		{
+			c += v & 1;
+			v >>= 1;
+		}
+	}
+	return c;
+}
+
+static int
+bit_get(const uint8_t *bits, uint64_t i)
+{
+	return (bits[i >> 3] >> (i & 7)) & 1;
+}
+
+/* ------------------------------------------------------------------------
+ * Reference model of bc_filterdb_check (bloomcass_core.h, spec §5)
+ * ------------------------------------------------------------------------ */
+static bc_status
+ref_filterdb_check(const uint8_t *d, size_t len, int64_t max_words,
+				   int32_t *k_out, int64_t *w_out)
+{
+	int64_t		k,
+				w;
+
+	if (len == 0)
+		return BC_ERR_EMPTY;
+	if (len < 8)
+		return BC_ERR_SHORT_HEADER;
+	k = (int32_t) (((uint32_t) d[0] << 24) | ((uint32_t) d[1] << 16) |
+				   ((uint32_t) d[2] << 8) | d[3]);
+	w = (int32_t) (((uint32_t) d[4] << 24) | ((uint32_t) d[5] << 16) |
+				   ((uint32_t) d[6] << 8) | d[7]);
+	if (k < BC_MIN_HASH_COUNT || k > BC_MAX_HASH_COUNT)
+		return BC_ERR_HASH_COUNT;
+	if (w <= 0)
+		return BC_ERR_WORD_COUNT;
+	*k_out = (int32_t) k;
+	*w_out = w;
+	if ((uint64_t) (len - 8) < (uint64_t) w * 8)
+		return BC_ERR_TRUNCATED;
+	if ((uint64_t) (len - 8) > (uint64_t) w * 8)
+		return BC_ERR_TRAILING;
+	if (w > max_words)
+		return BC_ERR_EXCEEDS_VALUE_LIMIT;
+	return BC_OK;
+}
+
+/* Core vs. model; the order of a length error and the limit is free. */
+static bc_status
+checked_filterdb_check(const uint8_t *d, size_t len, int64_t max_words,
+					   int32_t *k, int64_t *w)
+{
+	int32_t		rk = 0,
+				ck = -1;
+	int64_t		rw = 0,
+				cw = -1;
+	bc_status	rs = ref_filterdb_check(d, len, max_words, &rk, &rw);
+	bc_status	cs = bc_filterdb_check(d, len, max_words, &ck, &cw);
+
+	if (rs != cs)
+	{
+		int			len_err = (rs == BC_ERR_TRUNCATED || rs == BC_ERR_TRAILING);
+
+		CHECK(len_err && rw > max_words && cs == BC_ERR_EXCEEDS_VALUE_LIMIT);
+	}
+	if (cs == BC_OK)
+	{
+		CHECK(ck == rk && cw == rw);
+		CHECK(len == bc_filterdb_size(cw));
+		*k = ck;
+		*w = cw;
+	}
+	CHECK(bc_status_message(cs) != NULL);
+	return cs;
+}
+
+/* ------------------------------------------------------------------------
+ * Keys taken from the input
+ * ------------------------------------------------------------------------ */
+typedef struct key_ref
+{
+	const uint8_t *p;
+	size_t		len;
+} key_ref;
+
+static int
+pick_keys(const uint8_t *data, size_t len, key_ref *keys)
+{
+	int			n = 0;
+	int			i;
+
+	keys[n].p = data;			/* empty key */
+	keys[n++].len = 0;
+	keys[n].p = data;			/* the whole input, capped */
+	keys[n++].len = len < 4096 ? len : 4096;
+	for (i = 0; n < FUZZ_NKEYS && len > 0; i++)
+	{
+		size_t		off = ((size_t) data[(size_t) i % len] * 7 + (size_t) i * 13) % (len + 1);
+		size_t		klen = (size_t) data[((size_t) i + 1) % len] % 64;
+
+		if (klen > len - off)
+			klen = len - off;
+		keys[n].p = data + off;
+		keys[n++].len = klen;
+	}
+	return n;
+}
+
+/* Java's abs((base + i * step) % capacity) with wrapping arithmetic. */
+static void
+ref_indexes(int64_t h1, int64_t h2, int k, int64_t cap, bc_order order,
+			int64_t *out)
+{
+	uint64_t	base = (uint64_t) (order == BC_ORDER_OLD ? h1 : h2);
+	uint64_t	step = (uint64_t) (order == BC_ORDER_OLD ? h2 : h1);
+	int			i;
+
+	for (i = 0; i < k; i++)
+	{
+		int64_t		x = (int64_t) (base + (uint64_t) i * step);
+		int64_t		r = x % cap;
+
+		out[i] = r < 0 ? -r : r;
+	}
+}
+
+/*
+ * Query and add keys on a filter whose raw bits are f->bits (not modified);
+ * checks both hash orders.
+ */
+static void
+check_filter_ops(const bc_filter *f0, const key_ref *keys, int nkeys)
+{
+	size_t		nbytes = (size_t) f0->word_count * 8;
+	int64_t		cap = (int64_t) bc_capacity(f0);
+	uint8_t    *copy = xmalloc(nbytes);
+	uint8_t    *copy2 = xmalloc(nbytes);
+	int			o;
+
+	CHECK(cap > 0 && (uint64_t) cap == (uint64_t) f0->word_count * 64);
+
+	for (o = 0; o < 2; o++)
+	{
+		bc_filter	f = *f0;
+		bc_filter	g;
+		uint64_t	pop = bc_filter_popcount(f0);
+		int			i;
+
+		f.order = o ? BC_ORDER_OLD : BC_ORDER_NEW;
+		memcpy(copy, f.bits, nbytes);
+		g = f;
+		g.bits = copy;
+
+		for (i = 0; i < nkeys; i++)
+		{
+			int64_t		h1,
+						h2,
+						ri[BC_MAX_HASH_COUNT],
+						ci[BC_MAX_HASH_COUNT],
+						sw[BC_MAX_HASH_COUNT];
+			int			t,
+						th,
+						tr = 1,
+						j,
+						fresh = 0;
+			uint64_t	before,
+						after;
+
+			bc_murmur3(keys[i].p, keys[i].len, &h1, &h2);
+			t = bc_filter_test(&f, keys[i].p, keys[i].len);
+			th = bc_filter_test_hash(&f, h1, h2);
+			CHECK(t == 0 || t == 1);
+			CHECK(t == th);
+
+			ref_indexes(h1, h2, f.hash_count, cap, f.order, ri);
+			bc_indexes(h1, h2, f.hash_count, cap, f.order, ci);
+			bc_indexes(h2, h1, f.hash_count, cap,
+					   f.order == BC_ORDER_OLD ? BC_ORDER_NEW : BC_ORDER_OLD, sw);
+			for (j = 0; j < f.hash_count; j++)
+			{
+				CHECK(ri[j] >= 0 && ri[j] < cap);
+				CHECK(ci[j] == ri[j]);
+				CHECK(sw[j] == ri[j]);
+				if (!bit_get(f.bits, (uint64_t) ri[j]))
+					tr = 0;
+			}
+			CHECK(t == tr);
+
+			/* add to the copy: exactly the missing distinct bits get set */
+			for (j = 0; j < f.hash_count; j++)
+			{
+				int			m,
+							dup = 0;
+
+				for (m = 0; m < j; m++)
+					if (ri[m] == ri[j])
+						dup = 1;
+				if (!dup && !bit_get(copy, (uint64_t) ri[j]))
+					fresh++;
+			}
+			before = bc_filter_popcount(&g);
+			if (i % 2 == 0)
+				bc_filter_add(&g, keys[i].p, keys[i].len);
+			else
+				bc_filter_add_hash(&g, h1, h2);
+			after = bc_filter_popcount(&g);
+			CHECK(after == before + (uint64_t) fresh);
+			CHECK(bc_filter_test(&g, keys[i].p, keys[i].len) == 1);
+			CHECK(bc_filter_test_hash(&g, h1, h2) == 1);
+		}
+
+		/* the copy is a superset: union is a no-op, intersection gives f */
+		memcpy(copy2, copy, nbytes);
+		{
+			bc_filter	u = g;
+
+			u.bits = copy2;
+			CHECK(bc_filter_union(&u, &f) == BC_OK);
+			CHECK(memcmp(copy2, copy, nbytes) == 0);
+			CHECK(bc_filter_intersect(&u, &f) == BC_OK);
+			CHECK(memcmp(copy2, f.bits, nbytes) == 0);
+			CHECK(bc_filter_same_shape(&u, &f));
+
+			/* a different shape is refused and leaves dst untouched */
+			u.hash_count = f.hash_count % BC_MAX_HASH_COUNT + 1;
+			memcpy(copy2, copy, nbytes);
+			CHECK(!bc_filter_same_shape(&u, &f));
+			CHECK(bc_filter_union(&u, &f) == BC_ERR_SHAPE_MISMATCH);
+			CHECK(bc_filter_intersect(&u, &f) == BC_ERR_SHAPE_MISMATCH);
+			u.hash_count = f.hash_count;
+			u.order = f.order == BC_ORDER_OLD ? BC_ORDER_NEW : BC_ORDER_OLD;
+			CHECK(bc_filter_union(&u, &f) == BC_ERR_SHAPE_MISMATCH);
+			CHECK(memcmp(copy2, copy, nbytes) == 0);
+		}
+
+		/* estimates stay in range */
+		{
+			double		p = bc_fpr_from_fill(pop, (uint64_t) cap, f.hash_count);
+			double		q = bc_fpr_theoretical(pop, (uint64_t) cap, f.hash_count);
+			double		c = bc_cardinality_from_fill(pop, (uint64_t) cap, f.hash_count);
+
+			CHECK(p >= 0.0 && p <= 1.0);
+			CHECK(q >= 0.0 && q <= 1.0);
+			CHECK(c >= 0.0 && !isnan(c));
+			CHECK((isinf(c) != 0) == (pop >= (uint64_t) cap));
+		}
+	}
+	free(copy);
+	free(copy2);
+}
+
+/*
+ * Deep checks of a valid Filter.db image img (len = 8 + 8w bytes), whose
+ * payload is read in both layouts.
+ */
+static void
+check_image(const uint8_t *img, size_t len, int32_t k, int64_t w,
+			const key_ref *keys, int nkeys)
+{
+	size_t		nbytes = (size_t) w * 8;
+	const uint8_t *payload = img + BC_FILTERDB_HEADER;
+	uint8_t    *raw = xmalloc(nbytes);
+	uint8_t    *back = xmalloc(nbytes);
+	uint8_t    *inplace = xmalloc(nbytes);
+	uint8_t    *out = xmalloc(len);
+	uint64_t	pop = naive_popcount(payload, nbytes);
+	int			l;
+
+	CHECK(len == BC_FILTERDB_HEADER + nbytes);
+	CHECK(bc_popcount(payload, nbytes) == pop);
+	CHECK(pop <= (uint64_t) w * 64);
+
+	for (l = 0; l < 2; l++)
+	{
+		bc_layout	layout = l ? BC_LAYOUT_SWAPPED : BC_LAYOUT_RAW;
+		bc_layout	other = l ? BC_LAYOUT_RAW : BC_LAYOUT_SWAPPED;
+		bc_filter	f;
+		size_t		i;
+		int32_t		k2;
+		int64_t		w2;
+
+		/* layout -> raw, against the definition */
+		memset(raw, 0xa5, nbytes);
+		bc_payload_convert(raw, payload, w, layout, BC_LAYOUT_RAW);
+		for (i = 0; i < nbytes; i++)
+			CHECK(raw[i] == (l ? payload[(i & ~(size_t) 7) + 7 - (i & 7)] : payload[i]));
+
+		/* in place gives the same */
+		memcpy(inplace, payload, nbytes);
+		bc_payload_convert(inplace, inplace, w, layout, BC_LAYOUT_RAW);
+		CHECK(memcmp(inplace, raw, nbytes) == 0);
+
+		/* raw -> layout is the identity round trip, both ways */
+		memset(back, 0x5a, nbytes);
+		bc_payload_convert(back, raw, w, BC_LAYOUT_RAW, layout);
+		CHECK(memcmp(back, payload, nbytes) == 0);
+		bc_payload_convert(inplace, inplace, w, BC_LAYOUT_RAW, layout);
+		CHECK(memcmp(inplace, payload, nbytes) == 0);
+
+		CHECK(bc_popcount(raw, nbytes) == pop);
+
+		/* writing the raw bits in this layout gives the image back */
+		f.hash_count = k;
+		f.word_count = w;
+		f.order = BC_ORDER_NEW;
+		f.bits = raw;
+		CHECK(bc_filter_popcount(&f) == pop);
+		memset(out, 0x33, len);
+		bc_filterdb_write(&f, layout, out);
+		CHECK(memcmp(out, img, len) == 0);
+
+		/* the other layout is a valid image of the same shape */
+		bc_filterdb_write(&f, other, out);
+		CHECK(checked_filterdb_check(out, len, BC_MAX_WORDS_VALUE, &k2, &w2) == BC_OK);
+		CHECK(k2 == k && w2 == w);
+		bc_payload_convert(back, out + BC_FILTERDB_HEADER, w, other, BC_LAYOUT_RAW);
+		CHECK(memcmp(back, raw, nbytes) == 0);
+
+		/* queries and adds on the bits as read in this layout */
+		check_filter_ops(&f, keys, nkeys);
+	}
+
+	/* a limit below the word count is enforced */
+	CHECK(bc_filterdb_check(img, len, w - 1, &k, &w) == BC_ERR_EXCEEDS_VALUE_LIMIT);
+
+	free(raw);
+	free(back);
+	free(inplace);
+	free(out);
+}
+
+/* ------------------------------------------------------------------------
+ * Replica of the bloom type's input validation (src/bloom_io.c).
+ *
+ * This mirrors, without PostgreSQL, exactly:
+ *   bloom_recv:          bloom_from_external(all remaining bytes)
+ *   bloom_in:            "\x" prefix, even digit count, size limit, every
+ *                        character a hex digit, hex_decode, then
+ *                        bloom_from_external
+ *   bloom_from_external: 1 GB size limit, then bloom_validate
+ *   bloom_validate:      VARSIZE >= BLOOM_HDRSZ (>= 4 value bytes),
+ *                        format == BLOOM_FORMAT_VERSION (1), no flag but
+ *                        BLOOM_FLAG_OLD_ORDER (0x01), reserved uint16 == 0,
+ *                        bc_filterdb_check(filterdb, len - 4,
+ *                        BC_MAX_WORDS_VALUE)
+ * Keep it in step with bloom_io.c.
+ * ------------------------------------------------------------------------ */
+#define REPL_VARHDRSZ 4
+#define REPL_FORMAT_VERSION 1
+#define REPL_FLAG_OLD_ORDER 0x01
+#define REPL_FLAGS_KNOWN REPL_FLAG_OLD_ORDER
+#define REPL_HDR_AFTER_VARLENA 4	/* format, flags, reserved[2] */
+
+typedef enum repl_status
+{
+	REPL_OK = 0,
+	REPL_NO_PREFIX,				/* bloom_in: not "\x..." */
+	REPL_ODD_DIGITS,			/* bloom_in: odd number of hex digits */
+	REPL_BAD_DIGIT,				/* bloom_in: not a hex digit */
+	REPL_TOO_LARGE,				/* over the 1 GB value limit */
+	REPL_SHORT,					/* shorter than the format header */
+	REPL_FORMAT,				/* unknown format version */
+	REPL_FLAGS,					/* unknown flags */
+	REPL_RESERVED,				/* reserved bytes not zero */
+	REPL_FILTERDB				/* bc_filterdb_check failed */
+} repl_status;
+
+/* bloom_validate on value bytes v[0..len) (what follows the varlena header) */
+static repl_status
+repl_validate(const uint8_t *v, size_t len, bc_status *st,
+			  int32_t *k, int64_t *w)
+{
+	if (len + REPL_VARHDRSZ < (size_t) BC_VALUE_PREFIX)
+		return REPL_SHORT;
+	if (v[0] != REPL_FORMAT_VERSION)
+		return REPL_FORMAT;
+	if ((v[1] & ~REPL_FLAGS_KNOWN) != 0)
+		return REPL_FLAGS;
+	if (v[2] != 0 || v[3] != 0)
+		return REPL_RESERVED;
+	*st = checked_filterdb_check(v + REPL_HDR_AFTER_VARLENA, len - REPL_HDR_AFTER_VARLENA,
+								 BC_MAX_WORDS_VALUE, k, w);
+	if (*st != BC_OK)
+		return REPL_FILTERDB;
+	return REPL_OK;
+}
+
+/* bloom_from_external */
+static repl_status
+repl_from_external(const uint8_t *data, size_t len, bc_status *st,
+				   int32_t *k, int64_t *w)
+{
+	if (len > (size_t) (BC_MAX_VALUE_BYTES - REPL_VARHDRSZ))
+		return REPL_TOO_LARGE;
+	return repl_validate(data, len, st, k, w);
+}
+
+/* bloom_recv */
+static repl_status
+repl_recv(const uint8_t *data, size_t len, bc_status *st, int32_t *k, int64_t *w)
+{
+	return repl_from_external(data, len, st, k, w);
+}
+
+/* isxdigit() in the C locale */
+static int
+repl_isxdigit(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int
+hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return c - 'A' + 10;
+}
+
+/*
+ * bloom_in on the C string str (NUL-terminated, as PostgreSQL passes it).
+ * On REPL_OK and on the validation statuses, *bytes (malloc'ed, caller
+ * frees) and *nbytes hold the decoded value bytes.
+ */
+static repl_status
+repl_in(const char *str, uint8_t **bytes, size_t *nbytes, bc_status *st,
+		int32_t *k, int64_t *w)
+{
+	size_t		len = strlen(str);
+	size_t		n,
+				i;
+	uint8_t    *buf;
+
+	*bytes = NULL;
+	if (len < 2 || str[0] != '\\' || str[1] != 'x')
+		return REPL_NO_PREFIX;
+	str += 2;
+	len -= 2;
+	if (len % 2 != 0)
+		return REPL_ODD_DIGITS;
+	n = len / 2;
+	if (n > (size_t) (BC_MAX_VALUE_BYTES - REPL_VARHDRSZ))
+		return REPL_TOO_LARGE;
+	for (i = 0; i < len; i++)
+		if (!repl_isxdigit((unsigned char) str[i]))
+			return REPL_BAD_DIGIT;
+	buf = xmalloc(n);
+	for (i = 0; i < n; i++)
+		buf[i] = (uint8_t) (hexval((unsigned char) str[2 * i]) * 16 +
+							hexval((unsigned char) str[2 * i + 1]));
+	*bytes = buf;
+	*nbytes = n;
+	return repl_from_external(buf, n, st, k, w);
+}
+
+/* bloom_out: "\x" + lower-case hex, NUL-terminated (malloc'ed) */
+static char *
+repl_out(const uint8_t *v, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char	   *s = xmalloc(2 * len + 3);
+	size_t		i;
+
+	s[0] = '\\';
+	s[1] = 'x';
+	for (i = 0; i < len; i++)
+	{
+		s[2 + 2 * i] = hex[v[i] >> 4];
+		s[3 + 2 * i] = hex[v[i] & 15];
+	}
+	s[2 * len + 2] = '\0';
+	return s;
+}
+
+/*
+ * A valid type value v[0..len): deep checks of its (raw) image, text
+ * output/input round trip, and Filter.db export/import round trip in both
+ * layouts (bloom_from_filterdb: check, then convert to raw).
+ */
+static void
+check_value(const uint8_t *v, size_t len, int32_t k, int64_t w,
+			const key_ref *keys, int nkeys)
+{
+	const uint8_t *img = v + REPL_HDR_AFTER_VARLENA;
+	size_t		ilen = len - REPL_HDR_AFTER_VARLENA;
+	char	   *text;
+	uint8_t    *dec = NULL;
+	size_t		ndec = 0;
+	bc_status	st = BC_OK;
+	int32_t		k2 = 0;
+	int64_t		w2 = 0;
+	uint8_t    *exp_img = xmalloc(ilen);
+	uint8_t    *imp = xmalloc(len);
+	bc_filter	f;
+	int			l;
+
+	check_image(img, ilen, k, w, keys, nkeys);
+
+	/* text round trip */
+	text = repl_out(v, len);
+	CHECK(repl_in(text, &dec, &ndec, &st, &k2, &w2) == REPL_OK);
+	CHECK(ndec == len && memcmp(dec, v, len) == 0 && k2 == k && w2 == w);
+	free(dec);
+	free(text);
+
+	/* export in each layout, then import as bloom_from_filterdb does */
+	f.hash_count = k;
+	f.word_count = w;
+	f.order = (v[1] & REPL_FLAG_OLD_ORDER) ? BC_ORDER_OLD : BC_ORDER_NEW;
+	f.bits = (uint8_t *) img + BC_FILTERDB_HEADER;
+	for (l = 0; l < 2; l++)
+	{
+		bc_layout	layout = l ? BC_LAYOUT_SWAPPED : BC_LAYOUT_RAW;
+
+		bc_filterdb_write(&f, layout, exp_img);
+		CHECK(checked_filterdb_check(exp_img, ilen, BC_MAX_WORDS_VALUE, &k2, &w2) == BC_OK);
+		memcpy(imp, v, REPL_HDR_AFTER_VARLENA);
+		bc_put_be32(imp + REPL_HDR_AFTER_VARLENA, (uint32_t) k2);
+		bc_put_be32(imp + REPL_HDR_AFTER_VARLENA + 4, (uint32_t) w2);
+		bc_payload_convert(imp + REPL_HDR_AFTER_VARLENA + BC_FILTERDB_HEADER,
+						   exp_img + BC_FILTERDB_HEADER, w2, layout, BC_LAYOUT_RAW);
+		CHECK(memcmp(imp, v, len) == 0);
+	}
+	free(exp_img);
+	free(imp);
+}
+
+static void
+fuzz_type(const uint8_t *data, size_t len, const key_ref *keys, int nkeys)
+{
+	bc_status	st = BC_OK,
+				st2 = BC_OK;
+	int32_t		k = 0,
+				k2 = 0;
+	int64_t		w = 0,
+				w2 = 0;
+	repl_status rs;
+	char	   *str;
+	uint8_t    *dec = NULL;
+	size_t		ndec = 0;
+
+	/* binary receive */
+	rs = repl_recv(data, len, &st, &k, &w);
+	if (rs == REPL_OK)
+		check_value(data, len, k, w, keys, nkeys);
+
+	/* text input: the input as a C string (up to its first NUL) */
+	str = xmalloc(len + 1);
+	memcpy(str, data, len);
+	str[len] = '\0';
+	rs = repl_in(str, &dec, &ndec, &st, &k, &w);
+	if (dec != NULL)
+	{
+		/* text input and binary receive agree on the decoded bytes */
+		CHECK(repl_recv(dec, ndec, &st2, &k2, &w2) == rs);
+		if (rs == REPL_FILTERDB)
+			CHECK(st2 == st);
+		if (rs == REPL_OK)
+		{
+			char	   *out;
+
+			CHECK(k2 == k && w2 == w);
+			check_value(dec, ndec, k, w, keys, nkeys);
+			/* text output is the lower-case form of the input */
+			out = repl_out(dec, ndec);
+			CHECK(strlen(out) == strlen(str));
+			{
+				size_t		i;
+
+				for (i = 0; out[i]; i++)
+					CHECK(out[i] == str[i] ||
+						  (str[i] >= 'A' && str[i] <= 'F' && out[i] == str[i] - 'A' + 'a'));
+			}
+			free(out);
+		}
+		free(dec);
+	}
+	else
+		CHECK(rs == REPL_NO_PREFIX || rs == REPL_ODD_DIGITS ||
+			  rs == REPL_BAD_DIGIT || rs == REPL_TOO_LARGE);
+	free(str);
+}
+
+/* ------------------------------------------------------------------------
+ * Filter.db images: the input itself, and one synthesized from it
+ * ------------------------------------------------------------------------ */
+static void
+fuzz_filterdb(const uint8_t *data, size_t len, const key_ref *keys, int nkeys)
+{
+	int32_t		k = 0;
+	int64_t		w = 0;
+	bc_status	st;
+	int64_t		limits[3];
+	int			i;
+
+	st = checked_filterdb_check(data, len, BC_MAX_WORDS_VALUE, &k, &w);
+	limits[0] = BC_MAX_WORDS_CASSANDRA;
+	limits[1] = len > 0 ? data[len - 1] : 0;
+	limits[2] = 0;
+	for (i = 0; i < 3; i++)
+	{
+		int32_t		k2 = 0;
+		int64_t		w2 = 0;
+
+		(void) checked_filterdb_check(data, len, limits[i], &k2, &w2);
+	}
+	if (st == BC_OK)
+		check_image(data, len, k, w, keys, nkeys);
+
+	/* a valid image built from the input */
+	{
+		int64_t		sw = 1 + (int64_t) (len / 8);
+		size_t		ilen;
+		uint8_t    *img;
+		size_t		j;
+
+		if (sw > FUZZ_SYNTH_MAX_WORDS)
+			sw = FUZZ_SYNTH_MAX_WORDS;
+		ilen = (size_t) bc_filterdb_size(sw);
+		img = xmalloc(ilen);
+		k = BC_MIN_HASH_COUNT + (len > 0 ? data[0] : 0) %
+			(BC_MAX_HASH_COUNT - BC_MIN_HASH_COUNT + 1);
+		bc_put_be32(img, (uint32_t) k);
+		bc_put_be32(img + 4, (uint32_t) sw);
+		for (j = 0; j < ilen - BC_FILTERDB_HEADER; j++)
+			img[BC_FILTERDB_HEADER + j] = j < len ? data[j] : 0;
+		CHECK(checked_filterdb_check(img, ilen, BC_MAX_WORDS_VALUE, &k, &w) == BC_OK);
+		CHECK(w == sw);
+		check_image(img, ilen, k, w, keys, nkeys);
+		free(img);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Versions and file names
+ * ------------------------------------------------------------------------ */
+static int
+is_trie_version(const char *v, size_t len)
+{
+	return len == 2 && ((v[0] == 'd' && v[1] == 'a') || (v[0] == 'b' && v[1] == 'b'));
+}
+
+static void
+fuzz_names(const uint8_t *data, size_t len)
+{
+	const char *s = (const char *) data;
+	bc_order	vo = BC_ORDER_NEW,
+				fo = BC_ORDER_NEW;
+	bc_layout	vl = BC_LAYOUT_RAW,
+				fl = BC_LAYOUT_RAW;
+	char		ver[3] = {'?', '?', '?'};
+	bc_status	vs,
+				fs;
+
+	/* the input as a version */
+	vs = bc_version_lookup(s, len, &vo, &vl);
+	CHECK(vs == BC_OK || vs == BC_ERR_VERSION_UNKNOWN || vs == BC_ERR_VERSION_UNSUPPORTED);
+	if (vs == BC_OK)
+	{
+		CHECK(len == 2);
+		CHECK(vo == BC_ORDER_NEW || vo == BC_ORDER_OLD);
+		CHECK(vl == BC_LAYOUT_RAW || vl == BC_LAYOUT_SWAPPED);
+		/* the old hash order only comes with the swapped layout */
+		CHECK(vo == BC_ORDER_NEW || vl == BC_LAYOUT_SWAPPED);
+	}
+
+	/* the input as a file name or path */
+	fs = bc_file_name_lookup(s, len, ver, &fo, &fl);
+	CHECK(fs == BC_OK || fs == BC_ERR_FILE_NAME || fs == BC_ERR_VERSION_UNKNOWN ||
+		  fs == BC_ERR_VERSION_UNSUPPORTED || fs == BC_ERR_FORMAT_MISMATCH);
+	if (fs == BC_OK)
+	{
+		bc_order	o2;
+		bc_layout	l2;
+
+		CHECK(ver[2] == '\0');
+		CHECK(len > 10 && memcmp(s + len - 10, "-Filter.db", 10) == 0);
+		CHECK(bc_version_lookup(ver, 2, &o2, &l2) == BC_OK);
+		CHECK(o2 == fo && l2 == fl);
+	}
+
+	/* a directory in front changes nothing */
+	if (len < 4096)
+	{
+		char	   *p = xmalloc(len + 6);
+		char		ver2[3] = {'?', '?', '?'};
+		bc_order	o2 = BC_ORDER_NEW;
+		bc_layout	l2 = BC_LAYOUT_RAW;
+		bc_status	s2;
+
+		memcpy(p, "/d/x/", 5);
+		memcpy(p + 5, s, len);
+		s2 = bc_file_name_lookup(p, len + 5, ver2, &o2, &l2);
+		CHECK(s2 == fs);
+		if (fs == BC_OK)
+			CHECK(memcmp(ver, ver2, 3) == 0 && o2 == fo && l2 == fl);
+		free(p);
+	}
+
+	/* the input as the version part of the three name shapes */
+	if (len <= 8 && memchr(s, '-', len) == NULL && memchr(s, '/', len) == NULL)
+	{
+		static const char *const pre[3] = {"", "", "ks-tb-"};
+		static const char *const post[3] = {"-7-big-Filter.db", "-7-bti-Filter.db",
+		"-7-Filter.db"};
+		int			i;
+
+		for (i = 0; i < 3; i++)
+		{
+			char		name[64];
+			size_t		pl = strlen(pre[i]),
+						ql = strlen(post[i]);
+			char		ver2[3] = {'?', '?', '?'};
+			bc_order	o2 = BC_ORDER_NEW;
+			bc_layout	l2 = BC_LAYOUT_RAW;
+			bc_status	s2;
+			int			want_bti = (i == 1);
+
+			memcpy(name, pre[i], pl);
+			memcpy(name + pl, s, len);
+			memcpy(name + pl + len, post[i], ql);
+			s2 = bc_file_name_lookup(name, pl + len + ql, ver2, &o2, &l2);
+			if (vs != BC_OK)
+				CHECK(s2 == vs);
+			else if (is_trie_version(s, len) != want_bti)
+				CHECK(s2 == BC_ERR_FORMAT_MISMATCH);
+			else
+			{
+				CHECK(s2 == BC_OK);
+				CHECK(ver2[0] == s[0] && ver2[1] == s[1] && ver2[2] == '\0');
+				CHECK(o2 == vo && l2 == vl);
+			}
+		}
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * varint and decimal text
+ * ------------------------------------------------------------------------ */
+
+/* Minimal big-endian two's complement of v (BigInteger.toByteArray). */
+static size_t
+ref_twos(int64_t v, uint8_t out[8])
+{
+	size_t		n = 1;
+	int			i;
+
+	while (n < 8)
+	{
+		int64_t		lo = -((int64_t) 1 << (8 * n - 1));
+		int64_t		hi = ((int64_t) 1 << (8 * n - 1)) - 1;
+
+		if (v >= lo && v <= hi)
+			break;
+		n++;
+	}
+	for (i = 0; i < (int) n; i++)
+		out[i] = (uint8_t) ((uint64_t) v >> (8 * (n - 1 - (size_t) i)));
+	return n;
+}
+
+static int
+isdig(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Reference acceptance of varint / decimal text (BigInteger(String),
+ * BigDecimal(String) as the header documents them).  Returns the status
+ * the core must give with a large enough buffer; when *small is set the
+ * value fits int64: *unscaled, *scale hold it.
+ */
+static bc_status
+ref_number(const char *t, size_t len, int decimal, int *small,
+		   int64_t *unscaled, int64_t *scale)
+{
+	size_t		i = 0,
+				ndigits = 0,
+				nfrac = 0,
+				sig = 0;
+	int			neg = 0,
+				dot = 0;
+	uint64_t	mag = 0;
+	int64_t		exp = 0;
+
+	*small = 0;
+	if (i < len && (t[i] == '+' || t[i] == '-'))
+		neg = t[i++] == '-';
+	for (; i < len; i++)
+	{
+		if (isdig(t[i]))
+		{
+			ndigits++;
+			if (dot)
+				nfrac++;
+			if (sig > 0 || t[i] != '0')
+				sig++;
+			if (sig <= 18)
+				mag = mag * 10 + (uint64_t) (t[i] - '0');
+		}
+		else if (decimal && t[i] == '.' && !dot)
+			dot = 1;
+		else
+			break;
+	}
+	if (ndigits == 0)
+		return BC_ERR_NUMBER_SYNTAX;
+	if (i < len)
+	{
+		int			eneg = 0;
+		size_t		edigits = 0;
+
+		if (!decimal || (t[i] != 'e' && t[i] != 'E'))
+			return BC_ERR_NUMBER_SYNTAX;
+		i++;
+		if (i < len && (t[i] == '+' || t[i] == '-'))
+			eneg = t[i++] == '-';
+		for (; i < len; i++)
+		{
+			if (!isdig(t[i]))
+				return BC_ERR_NUMBER_SYNTAX;
+			edigits++;
+			if (exp < INT64_C(100000000000000))		/* saturate */
+				exp = exp * 10 + (t[i] - '0');
+		}
+		if (edigits == 0)
+			return BC_ERR_NUMBER_SYNTAX;
+		if (eneg)
+			exp = -exp;
+		if (exp < INT32_MIN || exp > INT32_MAX)
+			return BC_ERR_NUMBER_RANGE;
+	}
+	if (decimal)
+	{
+		int64_t		sc = (int64_t) nfrac - exp;
+
+		if (sc < INT32_MIN || sc > INT32_MAX)
+			return BC_ERR_NUMBER_RANGE;
+		*scale = sc;
+	}
+	if (sig > REF_MAX_NUMBER_DIGITS)
+		return BC_ERR_NUMBER_RANGE;
+	if (sig <= 18)
+	{
+		*small = 1;
+		*unscaled = neg ? -(int64_t) mag : (int64_t) mag;
+	}
+	return BC_OK;
+}
+
+typedef bc_status (*number_fn) (const char *, size_t, uint8_t *, size_t, size_t *);
+
+static bc_status
+call_number(number_fn fn, const char *t, size_t len, size_t cap,
+			uint8_t *copy_out, size_t *outlen)
+{
+	exact_buf	b = exact_alloc(cap);
+	size_t		n = (size_t) -1;
+	bc_status	st = fn(t, len, b.p, cap, &n);
+
+	if (st == BC_OK)
+	{
+		CHECK(n <= cap);
+		CHECK(n >= 1);
+		if (copy_out != NULL)
+			memcpy(copy_out, b.p, n);
+		*outlen = n;
+	}
+	free(b.base);
+	return st;
+}
+
+static void
+fuzz_numbers(const uint8_t *data, size_t len)
+{
+	const char *t = (const char *) data;
+	int			decimal;
+
+	for (decimal = 0; decimal < 2; decimal++)
+	{
+		number_fn	fn = decimal ? bc_ser_decimal_text : bc_ser_varint_text;
+		size_t		big = 4 + len / 2 + 16;	/* enough for any result */
+		uint8_t    *res = xmalloc(big);
+		uint8_t    *res2 = xmalloc(big);
+		size_t		n = 0,
+					n2 = 0;
+		int			small;
+		int64_t		unscaled = 0,
+					scale = 0;
+		bc_status	want = ref_number(t, len, decimal, &small, &unscaled, &scale);
+		bc_status	st = call_number(fn, t, len, big, res, &n);
+		size_t		caps[4];
+		int			i;
+
+		CHECK(st == want);
+		CHECK(fn(NULL, len, res2, big, &n2) == BC_ERR_NUMBER_SYNTAX);
+		if (st == BC_OK && small)
+		{
+			uint8_t		ref[12];
+			size_t		rn = 0;
+
+			if (decimal)
+			{
+				bc_put_be32(ref, (uint32_t) (int32_t) scale);
+				rn = 4;
+			}
+			rn += ref_twos(unscaled, ref + rn);
+			CHECK(n == rn && memcmp(res, ref, rn) == 0);
+		}
+
+		/* other capacities: OK iff the result fits, same bytes; same error */
+		caps[0] = len > 0 ? data[len - 1] % 24 : 0;
+		caps[1] = 0;
+		caps[2] = st == BC_OK ? n : 3;
+		caps[3] = st == BC_OK ? n - 1 : 5;
+		for (i = 0; i < 4; i++)
+		{
+			bc_status	s2 = call_number(fn, t, len, caps[i], res2, &n2);
+
+			if (st != BC_OK)
+				CHECK(s2 == st);
+			else if (caps[i] >= n)
+				CHECK(s2 == BC_OK && n2 == n && memcmp(res2, res, n) == 0);
+			else
+				CHECK(s2 == BC_ERR_BUFFER);
+		}
+		free(res);
+		free(res2);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Composite keys
+ * ------------------------------------------------------------------------ */
+static void
+fuzz_composite(const uint8_t *data, size_t len)
+{
+	const uint8_t *comps[FUZZ_MAX_COMPONENTS];
+	size_t		lens[FUZZ_MAX_COMPONENTS];
+	int			n = 0;
+	size_t		i,
+				start,
+				total = 0;
+	int			too_long = 0;
+	uint8_t		sep;
+	uint8_t    *ref;
+	size_t		pos = 0;
+	size_t		caps[4];
+	int			c;
+
+	if (len == 0)
+	{
+		size_t		ol = 0;
+		uint8_t		b[4];
+
+		CHECK(bc_ser_composite(NULL, NULL, 0, b, sizeof(b), &ol) == BC_ERR_BUFFER);
+		CHECK(bc_composite_size(NULL, 0) == 0);
+		return;
+	}
+
+	/* components: data[1..] split on the byte data[0] */
+	sep = data[0];
+	start = 1;
+	for (i = 1; i <= len; i++)
+	{
+		if ((i == len || data[i] == sep) && n < FUZZ_MAX_COMPONENTS - 1)
+		{
+			comps[n] = i > start ? data + start : NULL;
+			lens[n++] = i - start;
+			start = i + 1;
+		}
+	}
+	if (start <= len)
+	{
+		comps[n] = len > start ? data + start : NULL;
+		lens[n++] = len - start;
+	}
+
+	for (c = 0; c < n; c++)
+	{
+		if (lens[c] > REF_MAX_KEY_BYTES)
+			too_long = 1;
+		total += lens[c] + 3;
+		if (total > REF_MAX_KEY_BYTES)
+			too_long = 1;
+	}
+	CHECK(bc_composite_size(lens, n) == total);
+
+	ref = xmalloc(total);
+	for (c = 0; c < n; c++)
+	{
+		ref[pos++] = (uint8_t) (lens[c] >> 8);
+		ref[pos++] = (uint8_t) lens[c];
+		if (lens[c] > 0)
+			memcpy(ref + pos, comps[c], lens[c]);
+		pos += lens[c];
+		ref[pos++] = 0;
+	}
+
+	caps[0] = total;
+	caps[1] = total - 1;
+	caps[2] = data[len - 1];
+	caps[3] = total + 64;
+	for (c = 0; c < 4; c++)
+	{
+		exact_buf	b = exact_alloc(caps[c]);
+		size_t		ol = (size_t) -1;
+		bc_status	st = bc_ser_composite(comps, lens, n, b.p, caps[c], &ol);
+
+		if (too_long)
+			CHECK(st == BC_ERR_KEY_TOO_LONG);
+		else if (caps[c] < total)
+			CHECK(st == BC_ERR_BUFFER);
+		else
+		{
+			CHECK(st == BC_OK);
+			CHECK(ol == total && ol <= caps[c]);
+			CHECK(memcmp(b.p, ref, total) == 0);
+		}
+		free(b.base);
+	}
+	CHECK(bc_ser_composite(comps, lens, 0, ref, total, &pos) == BC_ERR_BUFFER);
+	free(ref);
+}
+
+/* ------------------------------------------------------------------------
+ * murmur3 and tokens
+ * ------------------------------------------------------------------------ */
+static void
+fuzz_hash(const uint8_t *data, size_t len)
+{
+	int64_t		h1,
+				h2,
+				g1,
+				g2;
+	uint8_t    *shifted = xmalloc(len + 1);
+
+	bc_murmur3(data, len, &h1, &h2);
+	memcpy(shifted + 1, data, len);	/* unaligned copy */
+	bc_murmur3(shifted + 1, len, &g1, &g2);
+	CHECK(h1 == g1 && h2 == g2);
+	CHECK(bc_token_from_h1(len, h1) ==
+		  (len == 0 ? INT64_MIN : (h1 == INT64_MIN ? INT64_MAX : h1)));
+	CHECK(bc_token(data, len) == bc_token_from_h1(len, h1));
+	free(shifted);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	key_ref		keys[FUZZ_NKEYS];
+	int			nkeys;
+
+	if (size > FUZZ_MAX_INPUT)
+		return 0;
+
+	nkeys = pick_keys(data, size, keys);
+
+	fuzz_filterdb(data, size, keys, nkeys);
+	fuzz_type(data, size, keys, nkeys);
+	fuzz_names(data, size);
+	fuzz_numbers(data, size);
+	fuzz_composite(data, size);
+	fuzz_hash(data, size);
+	return 0;
+}
