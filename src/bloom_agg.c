@@ -28,6 +28,13 @@
 
 /* ---------------------------------------------------------------------
  * Exact mode
+ *
+ * The hashes are kept in EXACT_BUCKETS buckets chosen by the top bits of
+ * h1 (uniform for any key set), each a growable array deduplicated by
+ * sorting when it fills.  So no single allocation holds every key (the
+ * state can grow past 1 GB), growing copies one bucket at a time, and
+ * every long step (sorting, building) checks for interrupts between
+ * buckets.
  * --------------------------------------------------------------------- */
 typedef struct KeyHash
 {
@@ -35,18 +42,31 @@ typedef struct KeyHash
 	int64		h2;
 } KeyHash;
 
+#define EXACT_BUCKET_BITS 10
+#define EXACT_BUCKETS (1 << EXACT_BUCKET_BITS)
+#define EXACT_BUCKET_MIN 64
+
+typedef struct HashBucket
+{
+	KeyHash    *h;
+	uint64		n;				/* hashes held */
+	uint64		cap;			/* hashes allocated */
+	uint64		sorted;			/* prefix known sorted and distinct */
+} HashBucket;
+
 typedef struct ExactState
 {
 	double		fp;
 	bc_order	order;			/* hash order of the SSTable version asked for */
-	uint64		n;				/* hashes held */
-	uint64		cap;			/* hashes allocated */
-	uint64		sorted;			/* prefix known sorted and distinct */
-	KeyHash    *hashes;
 	MemoryContext mcxt;
+	HashBucket	buckets[EXACT_BUCKETS];
 } ExactState;
 
-#define EXACT_INITIAL_CAP 1024
+static inline int
+bucket_of(int64 h1)
+{
+	return (int) ((uint64) h1 >> (64 - EXACT_BUCKET_BITS));
+}
 
 static MemoryContext
 agg_context(FunctionCallInfo fcinfo, const char *fname)
@@ -91,51 +111,82 @@ keyhash_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* Sort and drop duplicate hashes. */
+/* Sort a bucket and drop duplicate hashes. */
 static void
-exact_compact(ExactState *st)
+bucket_compact(HashBucket *b)
 {
 	uint64		i,
 				out;
 
-	if (st->sorted == st->n)
+	if (b->sorted == b->n)
 		return;
-	qsort(st->hashes, st->n, sizeof(KeyHash), keyhash_cmp);
+	qsort(b->h, b->n, sizeof(KeyHash), keyhash_cmp);
 	out = 0;
-	for (i = 0; i < st->n; i++)
+	for (i = 0; i < b->n; i++)
 	{
-		if (out > 0 && st->hashes[out - 1].h1 == st->hashes[i].h1 &&
-			st->hashes[out - 1].h2 == st->hashes[i].h2)
+		if (out > 0 && b->h[out - 1].h1 == b->h[i].h1 && b->h[out - 1].h2 == b->h[i].h2)
 			continue;
-		st->hashes[out++] = st->hashes[i];
+		b->h[out++] = b->h[i];
 	}
-	st->n = out;
-	st->sorted = out;
+	b->n = out;
+	b->sorted = out;
 }
 
-/* Room for `more` hashes: compact first, grow when still over half full. */
+/* Room for `more` hashes in a bucket: compact first, grow by half when it
+ * stays over three quarters full. */
 static void
-exact_reserve(ExactState *st, uint64 more)
+bucket_reserve(MemoryContext mcxt, HashBucket *b, uint64 more)
 {
 	uint64		newcap;
 
-	if (st->n + more <= st->cap)
+	if (b->n + more <= b->cap)
 		return;
-	exact_compact(st);
-	if (st->n + more <= st->cap && st->n <= st->cap / 2)
-		return;
-	newcap = Max(st->cap, EXACT_INITIAL_CAP);
-	while (newcap < (st->n + more) * 2)
-		newcap *= 2;
+	if (b->n > b->sorted)
+	{
+		bucket_compact(b);
+		if (b->n + more <= b->cap && b->n <= b->cap / 4 * 3)
+			return;
+	}
+	newcap = Max(b->cap, EXACT_BUCKET_MIN);
+	while (newcap < b->n + more || newcap < b->n + b->n / 3)
+		newcap += newcap / 2;
 	if (newcap > (uint64) (MaxAllocHugeSize / sizeof(KeyHash)))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("too many distinct keys for bloom_agg")));
-	if (st->hashes == NULL)
-		st->hashes = MemoryContextAllocHuge(st->mcxt, newcap * sizeof(KeyHash));
+	if (b->h == NULL)
+		b->h = MemoryContextAllocHuge(mcxt, newcap * sizeof(KeyHash));
 	else
-		st->hashes = repalloc_huge(st->hashes, newcap * sizeof(KeyHash));
-	st->cap = newcap;
+		b->h = repalloc_huge(b->h, newcap * sizeof(KeyHash));
+	b->cap = newcap;
+}
+
+static inline void
+exact_add(ExactState *st, int64 h1, int64 h2)
+{
+	HashBucket *b = &st->buckets[bucket_of(h1)];
+
+	if (b->n == b->cap)
+		bucket_reserve(st->mcxt, b, 1);
+	b->h[b->n].h1 = h1;
+	b->h[b->n].h2 = h2;
+	b->n++;
+}
+
+/* Deduplicate every bucket; returns the number of distinct hashes. */
+static uint64
+exact_compact_all(ExactState *st)
+{
+	uint64		total = 0;
+	int			i;
+
+	for (i = 0; i < EXACT_BUCKETS; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		bucket_compact(&st->buckets[i]);
+		total += st->buckets[i].n;
+	}
+	return total;
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_exact_trans);
@@ -182,11 +233,11 @@ bloom_agg_exact_trans(PG_FUNCTION_ARGS)
 
 	if (!PG_ARGISNULL(1))
 	{
-		KeyHash		kh;
+		int64		h1,
+					h2;
 
-		bloom_key_hash(bloom_key_type(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &kh.h1, &kh.h2);
-		exact_reserve(st, 1);
-		st->hashes[st->n++] = kh;
+		bloom_key_hash(bloom_key_type(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h1, &h2);
+		exact_add(st, h1, h2);
 	}
 	PG_RETURN_POINTER(st);
 }
@@ -198,22 +249,27 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_exact_combine");
 	ExactState *a = PG_ARGISNULL(0) ? NULL : (ExactState *) PG_GETARG_POINTER(0);
 	ExactState *b = PG_ARGISNULL(1) ? NULL : (ExactState *) PG_GETARG_POINTER(1);
+	int			i;
 
 	if (b == NULL)
 		PG_RETURN_POINTER(a);
 	if (a == NULL)
-	{
 		a = exact_new(ctx, b->fp, b->order);
-	}
 	else if (a->fp != b->fp || a->order != b->order)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("fp_chance and sstable_version must be the same for every row of bloom_agg")));
-	if (b->n > 0)
+	for (i = 0; i < EXACT_BUCKETS; i++)
 	{
-		exact_reserve(a, b->n);
-		memcpy(a->hashes + a->n, b->hashes, b->n * sizeof(KeyHash));
-		a->n += b->n;
+		HashBucket *ba = &a->buckets[i];
+		HashBucket *bb = &b->buckets[i];
+
+		CHECK_FOR_INTERRUPTS();
+		if (bb->n == 0)
+			continue;
+		bucket_reserve(a->mcxt, ba, bb->n);
+		memcpy(ba->h + ba->n, bb->h, bb->n * sizeof(KeyHash));
+		ba->n += bb->n;
 	}
 	PG_RETURN_POINTER(a);
 }
@@ -228,29 +284,38 @@ Datum
 bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 {
 	ExactState *st = (ExactState *) PG_GETARG_POINTER(0);
+	uint64		n,
+				order = (uint64) st->order;
 	bytea	   *out;
+	char	   *p;
 	Size		size;
+	int			i;
 
 	agg_context(fcinfo, "bloom_agg_exact_serialize");
-	exact_compact(st);
-	if (st->n > (MaxAllocSize - VARHDRSZ - EXACT_SER_HDR) / sizeof(KeyHash))
+	n = exact_compact_all(st);
+	if (n > (MaxAllocSize - VARHDRSZ - EXACT_SER_HDR) / sizeof(KeyHash))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("bloom_agg state of " UINT64_FORMAT " distinct keys is too large to pass between parallel workers",
-						st->n),
+						n),
 				 errhint("Run it without parallelism (SET max_parallel_workers_per_gather = 0).")));
-	size = VARHDRSZ + EXACT_SER_HDR + st->n * sizeof(KeyHash);
+	size = VARHDRSZ + EXACT_SER_HDR + n * sizeof(KeyHash);
 	out = (bytea *) palloc(size);
 	SET_VARSIZE(out, size);
-	memcpy(VARDATA(out), &st->fp, sizeof(double));
-	memcpy(VARDATA(out) + sizeof(double), &st->n, sizeof(uint64));
+	p = VARDATA(out);
+	memcpy(p, &st->fp, sizeof(double));
+	memcpy(p + sizeof(double), &n, sizeof(uint64));
+	memcpy(p + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
+	p += EXACT_SER_HDR;
+	for (i = 0; i < EXACT_BUCKETS; i++)
 	{
-		uint64		order = (uint64) st->order;
+		HashBucket *b = &st->buckets[i];
 
-		memcpy(VARDATA(out) + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
+		if (b->n == 0)
+			continue;
+		memcpy(p, b->h, b->n * sizeof(KeyHash));
+		p += b->n * sizeof(KeyHash);
 	}
-	if (st->n > 0)
-		memcpy(VARDATA(out) + EXACT_SER_HDR, st->hashes, st->n * sizeof(KeyHash));
 	PG_RETURN_BYTEA_P(out);
 }
 
@@ -263,7 +328,8 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 	const char *data = VARDATA_ANY(in);
 	Size		len = VARSIZE_ANY_EXHDR(in);
 	double		fp;
-	uint64		n;
+	uint64		n,
+				i;
 	uint64		order;
 	ExactState *st;
 
@@ -285,11 +351,15 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 				 errmsg("invalid bloom_agg state: length does not match its key count")));
 	check_fp(fp);
 	st = exact_new(ctx, fp, (bc_order) order);
-	if (n > 0)
+	data += EXACT_SER_HDR;
+	for (i = 0; i < n; i++)
 	{
-		exact_reserve(st, n);
-		memcpy(st->hashes, data + EXACT_SER_HDR, n * sizeof(KeyHash));
-		st->n = n;
+		KeyHash		kh;
+
+		if ((i & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		memcpy(&kh, data + i * sizeof(KeyHash), sizeof(KeyHash));
+		exact_add(st, kh.h1, kh.h2);
 	}
 	PG_RETURN_POINTER(st);
 }
@@ -301,20 +371,24 @@ bloom_agg_exact_final(PG_FUNCTION_ARGS)
 	ExactState *st = PG_ARGISNULL(0) ? NULL : (ExactState *) PG_GETARG_POINTER(0);
 	Bloom	   *b;
 	bc_filter	f;
-	uint64		i;
+	uint64		n,
+				j;
+	int			i;
 
 	agg_context(fcinfo, "bloom_agg_exact_final");
 	if (st == NULL)
 		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE, BC_ORDER_NEW));
 
-	exact_compact(st);
-	b = bloom_create_sized((int64) st->n, st->fp, st->order);
+	n = exact_compact_all(st);
+	b = bloom_create_sized((int64) n, st->fp, st->order);
 	bloom_view(b, &f);
-	for (i = 0; i < st->n; i++)
+	for (i = 0; i < EXACT_BUCKETS; i++)
 	{
-		if ((i & 0xffff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		bc_filter_add_hash(&f, st->hashes[i].h1, st->hashes[i].h2);
+		HashBucket *hb = &st->buckets[i];
+
+		CHECK_FOR_INTERRUPTS();
+		for (j = 0; j < hb->n; j++)
+			bc_filter_add_hash(&f, hb->h[j].h1, hb->h[j].h2);
 	}
 	PG_RETURN_BLOOM_P(b);
 }
