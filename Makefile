@@ -23,7 +23,13 @@ PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initi
 
 EXTRA_CLEAN = build
 
+# The core's symbols stay inside the library: only the SQL-callable
+# functions are exported, so nothing of ours can be mistaken for a
+# same-named symbol of the server (or the reverse).
+$(CORE_SRCS:.c=.o) $(CORE_SRCS:.c=.bc): CFLAGS += -fvisibility=hidden
+
 PG_CONFIG ?= pg_config
+SHELL = /bin/bash
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
@@ -45,7 +51,17 @@ build/unit_tests_san: $(CORE_SRCS) $(UNIT_SRCS) src/core/bloomcass_core.h test/u
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lm
 
-.PHONY: unittest unittest-sanitize core-c99
+.PHONY: unittest unittest-sanitize core-c99 check-symbols
+
+# No symbol exported by the library may also be exported by the server:
+# the JIT inliner and the dynamic linker would take one for the other.
+check-symbols: all
+	@postgres=$$($(PG_CONFIG) --bindir)/postgres; \
+	clash=$$(comm -12 <(nm -D --defined-only $(MODULE_big)$(DLSUFFIX) | awk '{print $$3}' | sort -u) \
+	                  <(nm -D --defined-only "$$postgres" | awk '{print $$3}' | sort -u)); \
+	if [ -n "$$clash" ]; then echo "symbols also exported by the server: $$clash"; exit 1; fi; \
+	echo "no exported symbol clashes with the server ($$(nm -D --defined-only $(MODULE_big)$(DLSUFFIX) | grep -c ' T ') exported)"
+
 unittest: build/unit_tests
 	./build/unit_tests $(UNIT_DATA)
 

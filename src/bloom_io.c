@@ -11,12 +11,17 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #include "bloomcass.h"
 
 PG_MODULE_MAGIC;
+
+/* text I/O works in slices of this many bytes (an even number) */
+#define HEX_CHUNK ((size_t) 16 * 1024 * 1024)
 
 /*
  * Report a core status as an ERROR with a SQLSTATE that says what kind of
@@ -78,6 +83,20 @@ bloom_alloc(int32 hash_count, int64 word_count, bc_order order)
 	return b;
 }
 
+/* bc_payload_convert in slices, checking for interrupts between them */
+static void
+convert_payload(uint8 *dst, const uint8 *src, int64 nwords, bc_layout from, bc_layout to)
+{
+	int64		done;
+
+	for (done = 0; done < nwords; done += BLOOM_CHUNK_WORDS)
+	{
+		CHECK_FOR_INTERRUPTS();
+		bc_payload_convert(dst + done * 8, src + done * 8,
+						   Min(BLOOM_CHUNK_WORDS, nwords - done), from, to);
+	}
+}
+
 /* Validate a Filter.db image and make a value of it. */
 Bloom *
 bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order order)
@@ -91,8 +110,8 @@ bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order or
 	if (st != BC_OK)
 		bloom_error(st);
 	b = bloom_alloc(k, w, order);
-	bc_payload_convert(b->filterdb + BC_FILTERDB_HEADER, data + BC_FILTERDB_HEADER,
-					   w, layout, BC_LAYOUT_RAW);
+	convert_payload(b->filterdb + BC_FILTERDB_HEADER, data + BC_FILTERDB_HEADER,
+					w, layout, BC_LAYOUT_RAW);
 	return b;
 }
 
@@ -200,13 +219,21 @@ bloom_in(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("bloom value exceeds the 1 GB limit of a PostgreSQL value")));
 	for (i = 0; i < len; i++)
+	{
+		if ((i & 0xffffff) == 0)
+			CHECK_FOR_INTERRUPTS();
 		if (!isxdigit((unsigned char) str[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("invalid input syntax for type bloom: invalid hexadecimal digit \"%.*s\"",
 							pg_mblen(str + i), str + i)));
+	}
 	buf = palloc(nbytes + 1);
-	hex_decode(str, len, buf);
+	for (i = 0; i < len; i += HEX_CHUNK)
+	{
+		CHECK_FOR_INTERRUPTS();
+		hex_decode(str + i, Min(HEX_CHUNK, len - i), buf + i / 2);
+	}
 	b = bloom_from_external(buf, nbytes, ERRCODE_INVALID_TEXT_REPRESENTATION);
 	pfree(buf);
 	PG_RETURN_BLOOM_P(b);
@@ -218,11 +245,23 @@ bloom_out(PG_FUNCTION_ARGS)
 {
 	Bloom	   *b = PG_GETARG_BLOOM_P(0);
 	size_t		n = VARSIZE(b) - VARHDRSZ;
-	char	   *out = palloc(2 * n + 3);
+	size_t		i;
+	char	   *out;
 
+	if (2 * n + 3 > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloom value of %zu bytes is too large for its text form (at most %zu bytes)",
+						n, (size_t) (MaxAllocSize - 3) / 2),
+				 errhint("Use binary COPY, bloom_send or bloom_export for filters over 512 MB.")));
+	out = palloc(2 * n + 3);
 	out[0] = '\\';
 	out[1] = 'x';
-	hex_encode((char *) b + VARHDRSZ, n, out + 2);
+	for (i = 0; i < n; i += HEX_CHUNK)
+	{
+		CHECK_FOR_INTERRUPTS();
+		hex_encode((char *) b + VARHDRSZ + i, Min(HEX_CHUNK, n - i), out + 2 + 2 * i);
+	}
 	out[2 * n + 2] = '\0';
 	PG_RETURN_CSTRING(out);
 }
@@ -364,7 +403,9 @@ export_filterdb(Bloom *b, bc_order order, bc_layout layout, const char *target)
 						   target, bc_order_name(order))));
 	out = (bytea *) palloc(VARHDRSZ + bc_filterdb_size(f.word_count));
 	SET_VARSIZE(out, VARHDRSZ + bc_filterdb_size(f.word_count));
-	bc_filterdb_write(&f, layout, (uint8 *) VARDATA(out));
+	memcpy(VARDATA(out), b->filterdb, BC_FILTERDB_HEADER);
+	convert_payload((uint8 *) VARDATA(out) + BC_FILTERDB_HEADER, f.bits, f.word_count,
+					BC_LAYOUT_RAW, layout);
 	return out;
 }
 

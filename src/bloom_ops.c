@@ -8,6 +8,8 @@
 
 #include <math.h>
 
+#include "miscadmin.h"
+
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
@@ -47,9 +49,14 @@ bloom_create_sized(int64 n, double fp, bc_order order)
 	return bloom_alloc(s.hash_count, s.word_count, order);
 }
 
-PG_FUNCTION_INFO_V1(bloom_create);
+/*
+ * SQL bloom_create.  The C name differs: PostgreSQL itself exports a
+ * bloom_create (lib/bloomfilter.c), and a same-named symbol here would be
+ * taken for it by the JIT inliner (and by the dynamic linker).
+ */
+PG_FUNCTION_INFO_V1(bloomcass_create);
 Datum
-bloom_create(PG_FUNCTION_ARGS)
+bloomcass_create(PG_FUNCTION_ARGS)
 {
 	bc_order	order;
 	bc_layout	layout;
@@ -113,17 +120,49 @@ shape_mismatch(const bc_filter *a, const bc_filter *b, const char *what)
 			 errhint("Only filters built with the same key count and fp_chance (and the same hash order) combine.")));
 }
 
-/* dst |= src or dst &= src in place; dst is a private copy */
+/* dst |= src or dst &= src in place; dst is a private copy.  Large
+ * filters are combined in 8 MB slices with an interrupt check between. */
 void
 bloom_combine_into(Bloom *dst, const Bloom *src, bool intersect)
 {
 	bc_filter	fd,
 				fs;
+	int64		done;
 
 	bloom_view(dst, &fd);
 	bloom_view(src, &fs);
-	if ((intersect ? bc_filter_intersect(&fd, &fs) : bc_filter_union(&fd, &fs)) != BC_OK)
+	if (!bc_filter_same_shape(&fd, &fs))
 		shape_mismatch(&fd, &fs, intersect ? "intersect" : "union");
+	for (done = 0; done < fd.word_count; done += BLOOM_CHUNK_WORDS)
+	{
+		bc_filter	sd = fd,
+					ss = fs;
+
+		CHECK_FOR_INTERRUPTS();
+		sd.word_count = ss.word_count = Min(BLOOM_CHUNK_WORDS, fd.word_count - done);
+		sd.bits = fd.bits + done * 8;
+		ss.bits = fs.bits + done * 8;
+		if (intersect)
+			(void) bc_filter_intersect(&sd, &ss);
+		else
+			(void) bc_filter_union(&sd, &ss);
+	}
+}
+
+/* bits set, counted in slices with an interrupt check between */
+uint64
+bloom_popcount(const bc_filter *f)
+{
+	uint64		total = 0;
+	int64		done;
+
+	for (done = 0; done < f->word_count; done += BLOOM_CHUNK_WORDS)
+	{
+		CHECK_FOR_INTERRUPTS();
+		total += bc_popcount(f->bits + done * 8,
+							 (size_t) Min(BLOOM_CHUNK_WORDS, f->word_count - done) * 8);
+	}
+	return total;
 }
 
 PG_FUNCTION_INFO_V1(bloom_union);
@@ -153,7 +192,7 @@ bloom_fpr_fill(PG_FUNCTION_ARGS)
 	bc_filter	f;
 
 	bloom_view(PG_GETARG_BLOOM_P(0), &f);
-	PG_RETURN_FLOAT8(bc_fpr_from_fill(bc_filter_popcount(&f), bc_capacity(&f), f.hash_count));
+	PG_RETURN_FLOAT8(bc_fpr_from_fill(bloom_popcount(&f), bc_capacity(&f), f.hash_count));
 }
 
 PG_FUNCTION_INFO_V1(bloom_fpr_n);
@@ -178,7 +217,7 @@ bloom_cardinality(PG_FUNCTION_ARGS)
 	bc_filter	f;
 
 	bloom_view(PG_GETARG_BLOOM_P(0), &f);
-	PG_RETURN_FLOAT8(bc_cardinality_from_fill(bc_filter_popcount(&f), bc_capacity(&f),
+	PG_RETURN_FLOAT8(bc_cardinality_from_fill(bloom_popcount(&f), bc_capacity(&f),
 											  f.hash_count));
 }
 
@@ -206,7 +245,7 @@ bloom_info(PG_FUNCTION_ARGS)
 	Datum		v[9];
 
 	bloom_view(PG_GETARG_BLOOM_P(0), &f);
-	set = bc_filter_popcount(&f);
+	set = bloom_popcount(&f);
 	cap = bc_capacity(&f);
 	v[0] = CStringGetTextDatum(bc_order_name(f.order));
 	v[1] = Int32GetDatum(f.hash_count);

@@ -35,6 +35,17 @@ typedef struct Bloom
 
 #define BLOOM_HDRSZ offsetof(Bloom, filterdb)
 
+/*
+ * The helpers below are shared between the extension's files only: hidden
+ * from the dynamic linker, so that a same-named symbol of the server or of
+ * another library can never be bound in their place.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define BLOOM_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define BLOOM_INTERNAL
+#endif
+
 StaticAssertDecl(BLOOM_HDRSZ == BC_VALUE_PREFIX, "bloom header size");
 
 #define DatumGetBloomP(x)		((Bloom *) PG_DETOAST_DATUM(x))
@@ -49,26 +60,30 @@ bloom_filterdb_len(const Bloom *b)
 }
 
 /* bloom_io.c */
-extern void bloom_error(bc_status st) pg_attribute_noreturn();
-extern Bloom *bloom_alloc(int32 hash_count, int64 word_count, bc_order order);
-extern Bloom *bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order order);
-extern void bloom_view(const Bloom *b, bc_filter *f);
-extern Bloom *bloom_copy(const Bloom *b);
-extern void bloom_validate(const Bloom *b, int sqlstate);
-extern void bloom_lookup_version(text *version, bc_order *order, bc_layout *layout);
-extern Bloom *bloom_getarg_cached(FunctionCallInfo fcinfo, int argno, Bloom **cached,
+extern BLOOM_INTERNAL void bloom_error(bc_status st) pg_attribute_noreturn();
+extern BLOOM_INTERNAL Bloom *bloom_alloc(int32 hash_count, int64 word_count, bc_order order);
+extern BLOOM_INTERNAL Bloom *bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order order);
+extern BLOOM_INTERNAL void bloom_view(const Bloom *b, bc_filter *f);
+extern BLOOM_INTERNAL Bloom *bloom_copy(const Bloom *b);
+extern BLOOM_INTERNAL void bloom_validate(const Bloom *b, int sqlstate);
+extern BLOOM_INTERNAL void bloom_lookup_version(text *version, bc_order *order, bc_layout *layout);
+extern BLOOM_INTERNAL Bloom *bloom_getarg_cached(FunctionCallInfo fcinfo, int argno, Bloom **cached,
 								  struct varatt_external *cached_ptr);
 
+/* long loops work in slices of this many words, checking for interrupts */
+#define BLOOM_CHUNK_WORDS (INT64CONST(1) << 20)
+
 /* bloom_ops.c */
-extern void bloom_compute_sizing(int64 n, double fp, bc_sizing *s);
-extern Bloom *bloom_create_sized(int64 n, double fp, bc_order order);
-extern void bloom_combine_into(Bloom *dst, const Bloom *src, bool intersect);
+extern BLOOM_INTERNAL uint64 bloom_popcount(const bc_filter *f);
+extern BLOOM_INTERNAL void bloom_compute_sizing(int64 n, double fp, bc_sizing *s);
+extern BLOOM_INTERNAL Bloom *bloom_create_sized(int64 n, double fp, bc_order order);
+extern BLOOM_INTERNAL void bloom_combine_into(Bloom *dst, const Bloom *src, bool intersect);
 
 /* bloom_keys.c: a key Datum of any supported type as the bytes Cassandra hashes */
 typedef struct BloomKeyType BloomKeyType;
-extern BloomKeyType *bloom_key_type(FunctionCallInfo fcinfo, int argno, BloomKeyType **slot);
-extern BloomKeyType *bloom_key_type_for(Oid typid, MemoryContext mcxt);
-extern const uint8 *bloom_key_bytes(BloomKeyType *kt, Datum value, size_t *len);
-extern void bloom_key_hash(BloomKeyType *kt, Datum value, int64 *h1, int64 *h2);
+extern BLOOM_INTERNAL BloomKeyType *bloom_key_type(FunctionCallInfo fcinfo, int argno, BloomKeyType **slot);
+extern BLOOM_INTERNAL BloomKeyType *bloom_key_type_for(Oid typid, MemoryContext mcxt);
+extern BLOOM_INTERNAL const uint8 *bloom_key_bytes(BloomKeyType *kt, Datum value, size_t *len);
+extern BLOOM_INTERNAL void bloom_key_hash(BloomKeyType *kt, Datum value, int64 *h1, int64 *h2);
 
 #endif							/* BLOOMCASS_H */

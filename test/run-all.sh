@@ -138,10 +138,17 @@ unit_stage unittest-sanitize unittest-sanitize no
 # ---------------------------------------------------------------------------
 # Optional short fuzzing run
 # ---------------------------------------------------------------------------
+FUZZ_RAN=no
 if [[ -f test/fuzz/run-short.sh ]]; then
 	simple_stage fuzz-short bash test/fuzz/run-short.sh || true
+	FUZZ_RAN=yes
 elif [[ -f test/fuzz/Makefile ]] && grep -qE '^run-short[[:space:]]*:' test/fuzz/Makefile; then
 	simple_stage fuzz-short make -C test/fuzz run-short || true
+	FUZZ_RAN=yes
+fi
+if [[ $FUZZ_RAN == yes ]]; then
+	# Show the fuzzer's closing line ("fuzz: N runs, 0 crashes in S s").
+	STAGE_DETAILS[-1]=$(grep -Eo '^fuzz: .*' "$LOGDIR/fuzz-short.log" | tail -n 1 || true)
 fi
 
 # ---------------------------------------------------------------------------

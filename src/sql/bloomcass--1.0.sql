@@ -108,7 +108,7 @@ COMMENT ON FUNCTION @extschema@.cassandra_tinyint(smallint) IS
 CREATE FUNCTION @extschema@.bloom_create(expected_keys bigint, fp_chance float8 DEFAULT 0.01,
 	sstable_version text DEFAULT 'oa')
 	RETURNS @extschema@.bloom
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'bloomcass_create' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_create(bigint, float8, text) IS
 	'empty filter sized as Cassandra sizes one for expected_keys keys at fp_chance, in the hash order of sstable_version';
 

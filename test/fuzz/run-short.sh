@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+#
+# test/fuzz/run-short.sh - build the libFuzzer target test/fuzz/fuzz_codec.c
+# and fuzz the bloomcass core for a bounded time.
+#
+#   bash test/fuzz/run-short.sh                  # 60 s
+#   FUZZ_SECONDS=30 bash test/fuzz/run-short.sh
+#
+# Environment:
+#   FUZZ_SECONDS   run time in seconds (default 60)
+#   FUZZ_OUT       build/work directory (default build/fuzz, relative to the
+#                  repository root)
+#   FUZZ_FRESH=1   start from the seeds only, forgetting the corpus earlier
+#                  runs grew in $FUZZ_OUT/corpus/work
+#   CC             the compiler (default clang)
+#
+# It builds $FUZZ_OUT/fuzz_codec, writes the seeds to $FUZZ_OUT/corpus/seed
+# (every *.db / *.bin file of test/data as a Filter.db image, as the bloom
+# type's binary form 01 00 00 00 + bytes and as its \x hex text form, plus
+# file names and numbers), fuzzes with $FUZZ_OUT/corpus/work as the growing
+# corpus, and ends with one line
+#
+#   fuzz: N runs, 0 crashes in S s
+#
+# The exit status is non-zero when the build fails, clang or libFuzzer's
+# runtime is missing, or the fuzzer finds anything (crash, sanitizer report,
+# invariant violation, timeout, out of memory); findings are written to
+# $FUZZ_OUT/artifacts/ (see test/fuzz/README.md to reproduce one).
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+OUT=${FUZZ_OUT:-build/fuzz}
+CC=${CC:-clang}
+MAX_LEN=65536
+BIN=$OUT/fuzz_codec
+SEED=$OUT/corpus/seed
+WORK=$OUT/corpus/work
+ART=$OUT/artifacts
+LOG=$OUT/fuzz.log
+
+say() { printf 'fuzz: %s\n' "$*"; }
+die() {
+	printf 'fuzz: %s\n' "$*" >&2
+	exit 1
+}
+
+[[ $FUZZ_SECONDS =~ ^[0-9]+$ && $FUZZ_SECONDS -gt 0 ]] ||
+	die "FUZZ_SECONDS must be a positive number of seconds (got '$FUZZ_SECONDS')"
+
+mkdir -p "$OUT" "$ART"
+
+# ---------------------------------------------------------------------------
+# Toolchain: clang with libFuzzer and the sanitizer runtimes
+# ---------------------------------------------------------------------------
+SAN_FLAGS=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
+
+if ! command -v "$CC" >/dev/null 2>&1; then
+	die "'$CC' not found: the fuzzer needs clang with libFuzzer (Debian: apt-get install clang libclang-rt-14-dev)"
+fi
+cat >"$OUT/probe.c" <<'EOF'
+#include <stddef.h>
+#include <stdint.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void) d; (void) n; return 0; }
+EOF
+if ! "$CC" "${SAN_FLAGS[@]}" "$OUT/probe.c" -o "$OUT/probe" >"$OUT/probe.log" 2>&1; then
+	sed 's/^/    /' "$OUT/probe.log" >&2
+	die "'$CC' cannot link a libFuzzer target (-fsanitize=fuzzer,address,undefined): libFuzzer's runtime is missing (Debian: apt-get install clang libclang-rt-14-dev)"
+fi
+rm -f "$OUT/probe" "$OUT/probe.c" "$OUT/probe.log"
+
+# ---------------------------------------------------------------------------
+# Build
+# ---------------------------------------------------------------------------
+say "building $BIN"
+"$CC" -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
+	"${SAN_FLAGS[@]}" -Wall -Wextra -Werror \
+	-Isrc/core src/core/*.c test/fuzz/fuzz_codec.c -lm -o "$BIN" ||
+	die "build of $BIN failed"
+
+# ---------------------------------------------------------------------------
+# Seeds
+# ---------------------------------------------------------------------------
+rm -rf "$SEED"
+mkdir -p "$SEED" "$WORK"
+if [[ ${FUZZ_FRESH:-0} == 1 ]]; then
+	find "$WORK" -mindepth 1 -delete
+fi
+
+# Hash order per real Filter.db file (old order gets the type's flag 0x01).
+declare -A OLD_ORDER=()
+if [[ -f test/data/real-filters/MANIFEST.tsv ]]; then
+	while IFS=$'\t' read -r file _ _ order _; do
+		[[ $file == \#* || -z $file ]] && continue
+		[[ $order == old ]] && OLD_ORDER["test/data/real-filters/$file"]=1
+	done <test/data/real-filters/MANIFEST.tsv
+fi
+
+nseed=0
+nskip=0
+# put_seed NAME: stdin to $SEED/NAME unless it exceeds -max_len (call it
+# with a redirection, not at the end of a pipeline, so the counts survive)
+put_seed() {
+	cat >"$SEED/$1"
+	if (($(stat -c %s "$SEED/$1") > MAX_LEN)); then
+		rm -f "$SEED/$1"
+		nskip=$((nskip + 1))
+	else
+		nseed=$((nseed + 1))
+	fi
+}
+
+i=0
+while IFS= read -r -d '' f; do
+	i=$((i + 1))
+	flag='\x00'
+	if [[ -n ${OLD_ORDER[$f]:-} || $f == *_ka.db ]]; then
+		flag='\x01'
+	fi
+	put_seed "$i-filterdb" <"$f"
+	put_seed "$i-binary" < <(printf "\\x01$flag\\x00\\x00"; cat "$f")
+	put_seed "$i-text" < <(printf '\\x'; od -An -v -tx1 "$f" | tr -d ' \n')
+	put_seed "$i-name" < <(printf '%s' "${f##*/}")
+done < <(find test/data -type f \( -name '*.db' -o -name '*.bin' \) -print0 | sort -z)
+((i > 0)) || die "no *.db / *.bin file found under test/data"
+
+# varint and decimal values of the golden serialization vectors
+if [[ -f test/data/vectors/serialization.tsv ]]; then
+	j=0
+	while IFS=$'\t' read -r type value _; do
+		[[ $type == varint || $type == decimal ]] || continue
+		j=$((j + 1))
+		put_seed "num-$j" < <(printf '%s' "$value")
+	done <test/data/vectors/serialization.tsv
+fi
+say "$nseed seeds from $i files in $SEED ($nskip over $MAX_LEN bytes left out)"
+
+# ---------------------------------------------------------------------------
+# Fuzz
+# ---------------------------------------------------------------------------
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+STAMP=$OUT/.run-stamp
+touch "$STAMP"
+sleep 1 # artifacts of this run are strictly newer than the stamp
+
+say "running for $FUZZ_SECONDS s (log: $LOG)"
+start=$SECONDS
+rc=0
+"$BIN" -max_total_time="$FUZZ_SECONDS" -max_len=$MAX_LEN -rss_limit_mb=2048 \
+	-timeout=10 -print_final_stats=1 -artifact_prefix="$ART/" \
+	"$WORK" "$SEED" >"$LOG" 2>&1 || rc=$?
+elapsed=$((SECONDS - start))
+
+runs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$LOG" | tail -n 1)
+if [[ -z $runs ]]; then
+	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$LOG" | tail -n 1)
+fi
+if [[ -z $runs ]]; then
+	runs=$(sed -n 's/^#\([0-9][0-9]*\)[[:space:]].*/\1/p' "$LOG" | tail -n 1)
+fi
+runs=${runs:-0}
+
+mapfile -t findings < <(find "$ART" -maxdepth 1 -type f -newer "$STAMP" \
+	\( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | sort)
+ncrash=${#findings[@]}
+if ((rc != 0 && ncrash == 0)); then
+	ncrash=1 # the fuzzer failed without leaving an artifact
+fi
+
+if ((ncrash > 0)); then
+	echo "---- last lines of $LOG ----"
+	tail -n 60 "$LOG"
+	echo "----"
+	for a in "${findings[@]}"; do
+		say "finding: $a ($(stat -c %s "$a") bytes)"
+		if (($(stat -c %s "$a") <= 512)); then
+			say "  hex: $(od -An -v -tx1 "$a" | tr -d ' \n')"
+		fi
+		say "  reproduce: $BIN $a"
+	done
+	say "$runs runs, $ncrash crashes in $elapsed s (fuzzer exit status $rc)"
+	exit 1
+fi
+say "$runs runs, 0 crashes in $elapsed s"
