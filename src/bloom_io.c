@@ -332,8 +332,7 @@ bloom_lookup_version(text *version, bc_order *order, bc_layout *layout)
 
 		if (st2 == BC_OK)
 			return;
-		if (st2 != BC_ERR_FILE_NAME)
-			st = st2;
+		st = st2;				/* a name with '-' is meant as a file name */
 	}
 	if (st != BC_OK)
 		ereport(ERROR,

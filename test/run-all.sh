@@ -128,6 +128,9 @@ if simple_stage build make -j"$JOBS" PG_CONFIG="$PG_CONFIG"; then
 fi
 
 simple_stage core-c99 make PG_CONFIG="$PG_CONFIG" core-c99 || true
+if [[ $BUILD_OK == yes ]]; then
+	simple_stage symbols make PG_CONFIG="$PG_CONFIG" check-symbols || true
+fi
 
 # ---------------------------------------------------------------------------
 # Unit tests of the core (no PostgreSQL)
