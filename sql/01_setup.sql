@@ -3,7 +3,12 @@
 -- read the reference data (golden vectors, real Cassandra Filter.db files)
 -- from the copy the test command places where the server can read it.
 --
-CREATE EXTENSION bloomcass;
+-- install the first released version and walk the upgrade chain, so that
+-- every test runs on an upgraded catalog (10_upgrade compares it with a
+-- fresh install)
+CREATE EXTENSION bloomcass VERSION '1.0';
+ALTER EXTENSION bloomcass UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
 
 \getenv datadir BLOOMCASS_SERVER_DATA
 SELECT :'datadir' <> '' AS have_data_dir \gset
@@ -45,6 +50,7 @@ WHERE e.extname = 'bloomcass' AND d.deptype = 'e'
   AND obj_description(d.objid, d.classid::regclass::name) IS NULL
   AND NOT (d.classid = 'pg_proc'::regclass AND
            (SELECT proname FROM pg_proc WHERE oid = d.objid) ~ '^(bloom_(in|out|recv|send)|bloom_agg_.*|bloom_union_(trans|final))$')
+  AND d.classid <> 'pg_opfamily'::regclass
   AND d.classid <> 'pg_cast'::regclass;
 
 SELECT count(*) AS murmur3_rows FROM test_tsv('vectors/murmur3.tsv');

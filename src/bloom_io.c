@@ -8,6 +8,7 @@
 #include <ctype.h>
 
 #include "access/detoast.h"
+#include "common/hashfn.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
@@ -494,4 +495,27 @@ bloom_getarg_cached(FunctionCallInfo fcinfo, int argno, Bloom **cached,
 	MemoryContextSwitchTo(old);
 	*cached_ptr = ptr;
 	return *cached;
+}
+
+/*
+ * Hash support (version 1.1): equal values hash alike, so bloom values can
+ * be grouped, deduplicated and hash-partitioned.
+ */
+PG_FUNCTION_INFO_V1(bloom_hash);
+Datum
+bloom_hash(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b = PG_GETARG_BLOOM_P(0);
+
+	PG_RETURN_DATUM(hash_any((unsigned char *) b + VARHDRSZ, VARSIZE(b) - VARHDRSZ));
+}
+
+PG_FUNCTION_INFO_V1(bloom_hash_extended);
+Datum
+bloom_hash_extended(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b = PG_GETARG_BLOOM_P(0);
+
+	PG_RETURN_DATUM(hash_any_extended((unsigned char *) b + VARHDRSZ, VARSIZE(b) - VARHDRSZ,
+									  PG_GETARG_INT64(1)));
 }
