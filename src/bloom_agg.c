@@ -42,6 +42,9 @@ typedef struct KeyHash
 	int64		h2;
 } KeyHash;
 
+/* bc_filter_add_hashes reads an array of KeyHash as h1, h2, h1, h2, ... */
+StaticAssertDecl(sizeof(KeyHash) == 2 * sizeof(int64), "KeyHash is two int64");
+
 #define EXACT_BUCKET_BITS 10
 #define EXACT_BUCKETS (1 << EXACT_BUCKET_BITS)
 #define EXACT_BUCKET_MIN 64
@@ -371,8 +374,7 @@ bloom_agg_exact_final(PG_FUNCTION_ARGS)
 	ExactState *st = PG_ARGISNULL(0) ? NULL : (ExactState *) PG_GETARG_POINTER(0);
 	Bloom	   *b;
 	bc_filter	f;
-	uint64		n,
-				j;
+	uint64		n;
 	int			i;
 
 	agg_context(fcinfo, "bloom_agg_exact_final");
@@ -387,8 +389,8 @@ bloom_agg_exact_final(PG_FUNCTION_ARGS)
 		HashBucket *hb = &st->buckets[i];
 
 		CHECK_FOR_INTERRUPTS();
-		for (j = 0; j < hb->n; j++)
-			bc_filter_add_hash(&f, hb->h[j].h1, hb->h[j].h2);
+		if (hb->n > 0)
+			bc_filter_add_hashes(&f, (const int64_t *) hb->h, hb->n);
 	}
 	PG_RETURN_BLOOM_P(b);
 }
@@ -396,12 +398,28 @@ bloom_agg_exact_final(PG_FUNCTION_ARGS)
 /* ---------------------------------------------------------------------
  * Streaming (expected_keys) mode and union: the state is the filter
  * --------------------------------------------------------------------- */
+#define PENDING_MAX 64
+
 typedef struct FilterState
 {
 	Bloom	   *bloom;
 	double		fp;				/* streaming mode: arguments seen first */
 	int64		expected;
+	bc_filter	view;			/* prepared view of bloom */
+	int			npending;		/* hashes waiting to be set, as a batch */
+	int64		pending[2 * PENDING_MAX];
 } FilterState;
+
+/* Set the bits of the waiting hashes. */
+static void
+filter_state_flush(FilterState *st)
+{
+	if (st->npending > 0)
+	{
+		bc_filter_add_hashes(&st->view, st->pending, st->npending);
+		st->npending = 0;
+	}
+}
 
 static FilterState *
 filter_state_new(MemoryContext ctx, Bloom *b)
@@ -409,6 +427,7 @@ filter_state_new(MemoryContext ctx, Bloom *b)
 	FilterState *st = MemoryContextAllocZero(ctx, sizeof(FilterState));
 
 	st->bloom = b;
+	bloom_view(b, &st->view);
 	return st;
 }
 
@@ -447,13 +466,11 @@ bloom_agg_sized_trans(PG_FUNCTION_ARGS)
 
 	if (!PG_ARGISNULL(1))
 	{
-		bc_filter	f;
-		int64		h1,
-					h2;
+		int64	   *h = st->pending + 2 * st->npending;
 
-		bloom_key_hash(bloom_key_type(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h1, &h2);
-		bloom_view(st->bloom, &f);
-		bc_filter_add_hash(&f, h1, h2);
+		bloom_key_hash(bloom_key_type(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h[0], &h[1]);
+		if (++st->npending == PENDING_MAX)
+			filter_state_flush(st);
 	}
 	PG_RETURN_POINTER(st);
 }
@@ -467,6 +484,10 @@ bloom_agg_sized_combine(PG_FUNCTION_ARGS)
 	FilterState *a = PG_ARGISNULL(0) ? NULL : (FilterState *) PG_GETARG_POINTER(0);
 	FilterState *b = PG_ARGISNULL(1) ? NULL : (FilterState *) PG_GETARG_POINTER(1);
 
+	if (b != NULL)
+		filter_state_flush(b);
+	if (a != NULL)
+		filter_state_flush(a);
 	if (b == NULL)
 		PG_RETURN_POINTER(a);
 	if (a == NULL)
@@ -496,6 +517,7 @@ bloom_agg_sized_serialize(PG_FUNCTION_ARGS)
 	bytea	   *out;
 
 	agg_context(fcinfo, "bloom_agg_sized_serialize");
+	filter_state_flush(st);
 	if (size > MaxAllocSize)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -543,6 +565,7 @@ bloom_agg_sized_final(PG_FUNCTION_ARGS)
 	agg_context(fcinfo, "bloom_agg_sized_final");
 	if (st == NULL)
 		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE, BC_ORDER_NEW));
+	filter_state_flush(st);
 	PG_RETURN_BLOOM_P(st->bloom);
 }
 

@@ -120,10 +120,9 @@ bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order or
 void
 bloom_view(const Bloom *b, bc_filter *f)
 {
-	f->hash_count = (int32) bc_get_be32(b->filterdb);
-	f->word_count = (int32) bc_get_be32(b->filterdb + 4);
-	f->order = (b->flags & BLOOM_FLAG_OLD_ORDER) ? BC_ORDER_OLD : BC_ORDER_NEW;
-	f->bits = (uint8_t *) b->filterdb + BC_FILTERDB_HEADER;
+	bc_filter_init(f, (int32) bc_get_be32(b->filterdb), (int32) bc_get_be32(b->filterdb + 4),
+				   (b->flags & BLOOM_FLAG_OLD_ORDER) ? BC_ORDER_OLD : BC_ORDER_NEW,
+				   (uint8_t *) b->filterdb + BC_FILTERDB_HEADER);
 }
 
 Bloom *

@@ -65,11 +65,20 @@ bloomcass_create(PG_FUNCTION_ARGS)
 	PG_RETURN_BLOOM_P(bloom_create_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), order));
 }
 
+/*
+ * Per call site: the key type, the detoasted filter of the last TOAST
+ * pointer seen, and the prepared view of the last filter probed (reused
+ * while the same value comes back, as a bound parameter or a cached
+ * detoasted filter does on every row).  Nothing is allocated per call for
+ * text, bytea and fixed-width keys.
+ */
 typedef struct ContainsCache
 {
 	BloomKeyType *kt;
 	Bloom	   *filter;
 	struct varatt_external ptr;
+	const Bloom *viewed;
+	bc_filter	view;
 } ContainsCache;
 
 PG_FUNCTION_INFO_V1(bloom_contains);
@@ -78,7 +87,6 @@ bloom_contains(PG_FUNCTION_ARGS)
 {
 	ContainsCache *cc = (ContainsCache *) fcinfo->flinfo->fn_extra;
 	Bloom	   *b;
-	bc_filter	f;
 	int64		h1,
 				h2;
 
@@ -89,8 +97,17 @@ bloom_contains(PG_FUNCTION_ARGS)
 	}
 	b = bloom_getarg_cached(fcinfo, 0, &cc->filter, &cc->ptr);
 	bloom_key_hash(bloom_key_type(fcinfo, 1, &cc->kt), PG_GETARG_DATUM(1), &h1, &h2);
-	bloom_view(b, &f);
-	PG_RETURN_BOOL(bc_filter_test_hash(&f, h1, h2));
+	/* the same address may hold another value on a later row: the shape
+	 * read from the value itself must match the prepared view's too */
+	if (b != cc->viewed ||
+		bc_get_be32(b->filterdb) != (uint32) cc->view.hash_count ||
+		bc_get_be32(b->filterdb + 4) != (uint32) cc->view.word_count ||
+		((b->flags & BLOOM_FLAG_OLD_ORDER) ? BC_ORDER_OLD : BC_ORDER_NEW) != cc->view.order)
+	{
+		bloom_view(b, &cc->view);
+		cc->viewed = b;
+	}
+	PG_RETURN_BOOL(bc_filter_test_hash(&cc->view, h1, h2));
 }
 
 PG_FUNCTION_INFO_V1(bloom_add);

@@ -11,6 +11,57 @@
 
 #include "bloomcass_core.h"
 
+/*
+ * Index arithmetic.  Java's abs(base % capacity) with a truncating % equals
+ * |base| mod capacity, where |base| is taken as an unsigned 64-bit value
+ * (so |INT64_MIN| = 2^63 is exact).  The modulo is computed without a
+ * division where the compiler has 128-bit integers: with M = ceil(2^128 /
+ * d), x mod d = ((M * x) mod 2^128) * d >> 128 for every 64-bit x and d
+ * (Lemire, Kaser, Kurz, "Faster remainder by direct computation", 2019).
+ */
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 bc_u128;
+#define BC_FASTMOD 1
+#endif
+
+static inline uint64_t
+abs_u64(uint64_t base)
+{
+	return (base >> 63) ? (uint64_t) 0 - base : base;
+}
+
+#ifdef BC_FASTMOD
+static inline void
+fastmod_init(uint64_t d, uint64_t *hi, uint64_t *lo)
+{
+	bc_u128		m = ((bc_u128) 0 - 1) / d + 1;	/* wraps to 0 for d = 1: fine */
+
+	*hi = (uint64_t) (m >> 64);
+	*lo = (uint64_t) m;
+}
+
+static inline uint64_t
+fastmod(uint64_t x, uint64_t hi, uint64_t lo, uint64_t d)
+{
+	bc_u128		m = ((bc_u128) hi << 64) | lo;
+	bc_u128		low = m * x;
+	bc_u128		bottom = (((bc_u128) (uint64_t) low) * d) >> 64;
+	bc_u128		top = (low >> 64) * d;
+
+	return (uint64_t) ((bottom + top) >> 64);
+}
+#endif
+
+static inline uint64_t
+index_of(const bc_filter *f, uint64_t base)
+{
+#ifdef BC_FASTMOD
+	return fastmod(abs_u64(base), f->mod_hi, f->mod_lo, bc_capacity(f));
+#else
+	return abs_u64(base) % bc_capacity(f);
+#endif
+}
+
 void
 bc_indexes(int64_t h1, int64_t h2, int k, int64_t capacity,
 		   bc_order order, int64_t *out)
@@ -21,10 +72,45 @@ bc_indexes(int64_t h1, int64_t h2, int k, int64_t capacity,
 
 	for (i = 0; i < k; i++)
 	{
-		/* C99 % truncates like Java's; |r| < capacity so negation is safe */
+		/* the reference form: C99 % truncates like Java's; |r| < capacity */
 		int64_t		r = (int64_t) base % capacity;
 
 		out[i] = r < 0 ? -r : r;
+		base += step;
+	}
+}
+
+void
+bc_filter_prepare(bc_filter *f)
+{
+#ifdef BC_FASTMOD
+	fastmod_init(bc_capacity(f), &f->mod_hi, &f->mod_lo);
+#else
+	f->mod_hi = f->mod_lo = 0;
+#endif
+}
+
+void
+bc_filter_init(bc_filter *f, int32_t hash_count, int64_t word_count,
+			   bc_order order, uint8_t *bits)
+{
+	f->hash_count = hash_count;
+	f->word_count = word_count;
+	f->order = order;
+	f->bits = bits;
+	bc_filter_prepare(f);
+}
+
+void
+bc_filter_indexes(const bc_filter *f, int64_t h1, int64_t h2, uint64_t *out)
+{
+	uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
+	uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
+	int			i;
+
+	for (i = 0; i < f->hash_count; i++)
+	{
+		out[i] = index_of(f, base);
 		base += step;
 	}
 }
@@ -37,39 +123,103 @@ bc_indexes(int64_t h1, int64_t h2, int k, int64_t capacity,
 void
 bc_filter_add_hash(bc_filter *f, int64_t h1, int64_t h2)
 {
-	int64_t		cap = (int64_t) bc_capacity(f);
 	uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
 	uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
 	int			i;
 
 	for (i = 0; i < f->hash_count; i++)
 	{
-		int64_t		r = (int64_t) base % cap;
-		uint64_t	idx = (uint64_t) (r < 0 ? -r : r);
+		uint64_t	idx = index_of(f, base);
 
 		f->bits[idx >> 3] |= (uint8_t) (1u << (idx & 7));
 		base += step;
 	}
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define BC_PREFETCH(p) __builtin_prefetch(p)
+#define BC_PREFETCH_W(p) __builtin_prefetch((p), 1)
+#else
+#define BC_PREFETCH(p) ((void) 0)
+#define BC_PREFETCH_W(p) ((void) 0)
+#endif
+
+#define PROBE_MAX 32			/* k beyond this is tested without prefetch */
+
 int
 bc_filter_test_hash(const bc_filter *f, int64_t h1, int64_t h2)
 {
-	int64_t		cap = (int64_t) bc_capacity(f);
 	uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
 	uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
-	int			i;
+	uint64_t	idx[PROBE_MAX];
+	int			k = f->hash_count,
+				i;
 
-	for (i = 0; i < f->hash_count; i++)
+	if (k > PROBE_MAX)
 	{
-		int64_t		r = (int64_t) base % cap;
-		uint64_t	idx = (uint64_t) (r < 0 ? -r : r);
+		for (i = 0; i < k; i++)
+		{
+			uint64_t	j = index_of(f, base);
 
-		if ((f->bits[idx >> 3] & (1u << (idx & 7))) == 0)
-			return 0;
+			if ((f->bits[j >> 3] & (1u << (j & 7))) == 0)
+				return 0;
+			base += step;
+		}
+		return 1;
+	}
+	/* all indexes first, so that their cache misses overlap */
+	for (i = 0; i < k; i++)
+	{
+		idx[i] = index_of(f, base);
+		BC_PREFETCH(f->bits + (idx[i] >> 3));
 		base += step;
 	}
+	for (i = 0; i < k; i++)
+		if ((f->bits[idx[i] >> 3] & (1u << (idx[i] & 7))) == 0)
+			return 0;
 	return 1;
+}
+
+#define BATCH 16
+
+void
+bc_filter_add_hashes(bc_filter *f, const int64_t *h, size_t n)
+{
+	int			k = f->hash_count;
+	size_t		done;
+
+	if (k > PROBE_MAX)
+	{
+		for (done = 0; done < n; done++)
+			bc_filter_add_hash(f, h[2 * done], h[2 * done + 1]);
+		return;
+	}
+	for (done = 0; done < n; done += BATCH)
+	{
+		uint64_t	idx[BATCH * PROBE_MAX];
+		size_t		m = n - done < BATCH ? n - done : BATCH;
+		size_t		i,
+					t = 0;
+
+		for (i = 0; i < m; i++)
+		{
+			int64_t		h1 = h[2 * (done + i)],
+						h2 = h[2 * (done + i) + 1];
+			uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
+			uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
+			int			j;
+
+			for (j = 0; j < k; j++)
+			{
+				idx[t] = index_of(f, base);
+				BC_PREFETCH_W(f->bits + (idx[t] >> 3));
+				t++;
+				base += step;
+			}
+		}
+		for (i = 0; i < t; i++)
+			f->bits[idx[i] >> 3] |= (uint8_t) (1u << (idx[i] & 7));
+	}
 }
 
 void

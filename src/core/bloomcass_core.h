@@ -146,7 +146,19 @@ typedef struct bc_filter
 	int64_t		word_count;
 	bc_order	order;
 	uint8_t    *bits;
+	/* set by bc_filter_init: constant for a division-free modulo */
+	uint64_t	mod_hi;
+	uint64_t	mod_lo;
 } bc_filter;
+
+/*
+ * Initialize a view (every bc_filter must be set up this way, or with
+ * bc_filter_prepare after filling the fields): the index arithmetic uses a
+ * precomputed reciprocal of the capacity instead of a 64-bit division.
+ */
+void		bc_filter_init(bc_filter *f, int32_t hash_count, int64_t word_count,
+						   bc_order order, uint8_t *bits);
+void		bc_filter_prepare(bc_filter *f);
 
 static inline uint64_t
 bc_capacity(const bc_filter *f)
@@ -159,7 +171,15 @@ bc_capacity(const bc_filter *f)
 void		bc_indexes(int64_t h1, int64_t h2, int k, int64_t capacity,
 					   bc_order order, int64_t *out);
 
+/* The k bit indexes of (h1, h2) in an initialized filter (its fast path;
+ * equal to bc_indexes with capacity 64 * word_count). */
+void		bc_filter_indexes(const bc_filter *f, int64_t h1, int64_t h2, uint64_t *out);
+
 void		bc_filter_add_hash(bc_filter *f, int64_t h1, int64_t h2);
+
+/* Add n hashes (h[2*i] = h1, h[2*i+1] = h2): indexes of a batch are
+ * computed and their cache lines prefetched before the bits are set. */
+void		bc_filter_add_hashes(bc_filter *f, const int64_t *h, size_t n);
 int			bc_filter_test_hash(const bc_filter *f, int64_t h1, int64_t h2);
 void		bc_filter_add(bc_filter *f, const void *key, size_t len);
 int			bc_filter_test(const bc_filter *f, const void *key, size_t len);

@@ -99,10 +99,7 @@ worked_example(void)
 	CHECK(bc_sizing_compute(5, 0.01, &s) == BC_OK && s.hash_count == 5 && s.word_count == 2,
 		  "sizing for 5 keys");
 	memset(bits, 0, sizeof(bits));
-	f.hash_count = 5;
-	f.word_count = 2;
-	f.order = BC_ORDER_NEW;
-	f.bits = bits;
+	bc_filter_init(&f, 5, 2, BC_ORDER_NEW, bits);
 	for (i = 0; i < 5; i++)
 	{
 		char		key = (char) ('0' + i);

@@ -84,10 +84,7 @@ load_filter(const uint8_t *data, size_t len, bc_layout layout, bc_order order, b
 
 	if (st != BC_OK)
 		return st;
-	f->hash_count = k;
-	f->word_count = w;
-	f->order = order;
-	f->bits = malloc((size_t) w * 8);
+	bc_filter_init(f, k, w, order, malloc((size_t) w * 8));
 	bc_payload_convert(f->bits, data + BC_FILTERDB_HEADER, w, layout, BC_LAYOUT_RAW);
 	return BC_OK;
 }
@@ -166,10 +163,8 @@ suite_filters(void)
 		files++;
 
 		/* build from the keys */
-		built.hash_count = s.hash_count;
-		built.word_count = s.word_count;
-		built.order = order;
-		built.bits = calloc((size_t) s.word_count, 8);
+		bc_filter_init(&built, s.hash_count, s.word_count, order,
+					   calloc((size_t) s.word_count, 8));
 		for (i = 0; i < ks.n; i++)
 			bc_filter_add(&built, ks.key[i], ks.len[i]);
 		out = malloc((size_t) bc_filterdb_size(built.word_count));

@@ -11,10 +11,91 @@
 static void
 make(bc_filter *f, int k, int64_t w, bc_order o)
 {
-	f->hash_count = k;
-	f->word_count = w;
-	f->order = o;
-	f->bits = calloc((size_t) w, 8);
+	bc_filter_init(f, k, w, o, calloc((size_t) w, 8));
+}
+
+/* xorshift64*: deterministic test values */
+static uint64_t
+next_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * UINT64_C(2685821657736338717);
+}
+
+/*
+ * The filters' division-free index path against the reference remainder
+ * (bc_indexes, itself checked against indexes.tsv), for random and extreme
+ * hashes and word counts up to Cassandra's maximum; and the batch add
+ * against one-by-one adds.
+ */
+static void
+fast_index_checks(void)
+{
+	static const int64_t words[] = {1, 2, 3, 5, 157, 2345, 312501, 15625001, 134217725,
+	INT64_C(2147483647)};
+	static const int64_t special[] = {0, 1, -1, INT64_MIN, INT64_MAX, INT64_MIN + 1, 64, -64};
+	uint64_t	seed = UINT64_C(0x9e3779b97f4a7c15);
+	size_t		wi;
+	long		mismatches = 0,
+				tried = 0;
+
+	for (wi = 0; wi < sizeof(words) / sizeof(words[0]); wi++)
+	{
+		bc_filter	f;
+		int			i;
+
+		for (i = 0; i < 2000; i++)
+		{
+			int64_t		h1 = (int64_t) next_rand(&seed),
+						h2 = (int64_t) next_rand(&seed),
+						ref[21];
+			uint64_t	got[21];
+			int			k = 1 + i % 21,
+						j;
+
+			if (i < 64)
+			{
+				h1 = special[i % 8];
+				h2 = special[(i / 8) % 8];
+			}
+			bc_filter_init(&f, k, words[wi], (i & 1) ? BC_ORDER_OLD : BC_ORDER_NEW, NULL);
+			bc_filter_indexes(&f, h1, h2, got);
+			bc_indexes(h1, h2, k, words[wi] * 64, f.order, ref);
+			for (j = 0; j < k; j++)
+				if ((int64_t) got[j] != ref[j])
+					mismatches++;
+			tried++;
+		}
+	}
+	CHECK(mismatches == 0, "fast index path: %ld mismatches in %ld hashes", mismatches, tried);
+
+	{
+		bc_filter	one,
+					batch;
+		bc_sizing	s;
+		int64_t    *h = malloc(sizeof(int64_t) * 2 * 5000);
+		int			i;
+
+		bc_sizing_compute(5000, 0.01, &s);
+		bc_filter_init(&one, s.hash_count, s.word_count, BC_ORDER_NEW, calloc((size_t) s.word_count, 8));
+		bc_filter_init(&batch, s.hash_count, s.word_count, BC_ORDER_NEW, calloc((size_t) s.word_count, 8));
+		for (i = 0; i < 5000; i++)
+		{
+			h[2 * i] = (int64_t) next_rand(&seed);
+			h[2 * i + 1] = (int64_t) next_rand(&seed);
+			bc_filter_add_hash(&one, h[2 * i], h[2 * i + 1]);
+		}
+		bc_filter_add_hashes(&batch, h, 4999);
+		bc_filter_add_hashes(&batch, h + 2 * 4999, 1);
+		CHECK(memcmp(one.bits, batch.bits, (size_t) s.word_count * 8) == 0, "batch add = one-by-one add");
+		for (i = 0; i < 5000; i++)
+			CHECK(bc_filter_test_hash(&batch, h[2 * i], h[2 * i + 1]), "batch-added hash %d present", i);
+		free(h);
+		free(one.bits);
+		free(batch.bits);
+	}
 }
 
 void
@@ -52,6 +133,7 @@ suite_ops(void)
 	CHECK(bc_filter_intersect(&a, &d) == BC_ERR_SHAPE_MISMATCH, "intersect with other order refused");
 	c.hash_count = 5;
 	c.word_count = 32;
+	bc_filter_prepare(&c);
 	CHECK(bc_filter_union(&a, &c) == BC_ERR_SHAPE_MISMATCH, "union with other word count refused");
 	CHECK(memcmp(save, a.bits, sizeof(save)) == 0, "refused union left dst unchanged");
 
@@ -101,4 +183,5 @@ suite_ops(void)
 	free(b.bits);
 	free(c.bits);
 	free(d.bits);
+	fast_index_checks();
 }
