@@ -55,6 +55,7 @@ typedef struct HashBucket
 	uint64		n;				/* hashes held */
 	uint64		cap;			/* hashes allocated */
 	uint64		sorted;			/* prefix known sorted and distinct */
+	bool		dups_seen;		/* the last compaction removed many */
 } HashBucket;
 
 typedef struct ExactState
@@ -101,18 +102,23 @@ exact_new(MemoryContext ctx, double fp, bc_order order)
 	return st;
 }
 
-static int
-keyhash_cmp(const void *a, const void *b)
+static inline int
+keyhash_cmp(const KeyHash *x, const KeyHash *y)
 {
-	const KeyHash *x = a,
-			   *y = b;
-
 	if (x->h1 != y->h1)
 		return x->h1 < y->h1 ? -1 : 1;
 	if (x->h2 != y->h2)
 		return x->h2 < y->h2 ? -1 : 1;
 	return 0;
 }
+
+/* sort_keyhash(): a quicksort specialized for KeyHash (no callback) */
+#define ST_SORT sort_keyhash
+#define ST_ELEMENT_TYPE KeyHash
+#define ST_COMPARE(a, b) keyhash_cmp(a, b)
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
 
 /* Sort a bucket and drop duplicate hashes. */
 static void
@@ -123,7 +129,7 @@ bucket_compact(HashBucket *b)
 
 	if (b->sorted == b->n)
 		return;
-	qsort(b->h, b->n, sizeof(KeyHash), keyhash_cmp);
+	sort_keyhash(b->h, b->n);
 	out = 0;
 	for (i = 0; i < b->n; i++)
 	{
@@ -131,6 +137,8 @@ bucket_compact(HashBucket *b)
 			continue;
 		b->h[out++] = b->h[i];
 	}
+	/* removing under an eighth is not worth sorting for on the next fill */
+	b->dups_seen = (b->n - out) >= b->n / 8;
 	b->n = out;
 	b->sorted = out;
 }
@@ -144,7 +152,11 @@ bucket_reserve(MemoryContext mcxt, HashBucket *b, uint64 more)
 
 	if (b->n + more <= b->cap)
 		return;
-	if (b->n > b->sorted)
+	/* compact when that pays: on the first fill, when the last compaction
+	 * found many duplicates, or once the unsorted tail has outgrown the
+	 * sorted part (so late duplicates are still caught); otherwise grow */
+	if (b->n > b->sorted &&
+		(b->sorted == 0 || b->dups_seen || b->n - b->sorted >= b->sorted))
 	{
 		bucket_compact(b);
 		if (b->n + more <= b->cap && b->n <= b->cap / 4 * 3)
