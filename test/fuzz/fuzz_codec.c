@@ -53,8 +53,9 @@
 /* Largest synthesized image, in words. */
 #define FUZZ_SYNTH_MAX_WORDS 8192
 
-/* Keys tested per image. */
+/* Keys tested per image; hashes added at once by bc_filter_add_hashes. */
 #define FUZZ_NKEYS 6
+#define FUZZ_BATCH_HASHES 40
 
 /* Composite components at most (the rest stays in the last one). */
 #define FUZZ_MAX_COMPONENTS 256
@@ -264,7 +265,8 @@ check_filter_ops(const bc_filter *f0, const key_ref *keys, int nkeys)
 		uint64_t	pop = bc_filter_popcount(f0);
 		int			i;
 
-		f.order = o ? BC_ORDER_OLD : BC_ORDER_NEW;
+		bc_filter_init(&f, f0->hash_count, f0->word_count,
+					   o ? BC_ORDER_OLD : BC_ORDER_NEW, f0->bits);
 		memcpy(copy, f.bits, nbytes);
 		g = f;
 		g.bits = copy;
@@ -278,6 +280,7 @@ check_filter_ops(const bc_filter *f0, const key_ref *keys, int nkeys)
 						ri[BC_MAX_HASH_COUNT],
 						ci[BC_MAX_HASH_COUNT],
 						sw[BC_MAX_HASH_COUNT];
+			uint64_t	fi[BC_MAX_HASH_COUNT];
 			int			t,
 						th,
 						tr = 1,
@@ -293,11 +296,13 @@ check_filter_ops(const bc_filter *f0, const key_ref *keys, int nkeys)
 			bc_indexes(h1, h2, f.hash_count, cap, f.order, ci);
 			bc_indexes(h2, h1, f.hash_count, cap,
 					   f.order == BC_ORDER_OLD ? BC_ORDER_NEW : BC_ORDER_OLD, sw);
+			bc_filter_indexes(&f, h1, h2, fi);
 			for (j = 0; j < f.hash_count; j++)
 			{
 				CHECK(ri[j] >= 0 && ri[j] < cap);
 				CHECK(ci[j] == ri[j]);
 				CHECK(sw[j] == ri[j]);
+				CHECK(fi[j] == (uint64_t) ri[j]);
 				if (!bit_get(f.bits, (uint64_t) ri[j]))
 					tr = 0;
 				expect[ri[j] >> 3] |= (uint8_t) (1u << (ri[j] & 7));
@@ -315,6 +320,37 @@ check_filter_ops(const bc_filter *f0, const key_ref *keys, int nkeys)
 		/* exactly the keys' bits were set */
 		CHECK(memcmp(copy, expect, nbytes) == 0);
 		CHECK(bc_filter_popcount(&g) == naive_popcount(expect, nbytes));
+
+		/* batch add (more hashes than one batch): same as one by one */
+		{
+			int64_t		hs[2 * FUZZ_BATCH_HASHES];
+			size_t		nh,
+						m;
+			bc_filter	b = f;
+
+			for (m = 0; m < FUZZ_BATCH_HASHES; m++)
+			{
+				const key_ref *kr = &keys[m % (size_t) nkeys];
+
+				bc_murmur3(kr->p, kr->len, &hs[2 * m], &hs[2 * m + 1]);
+				/* vary the pairs; keep the wrap-around and INT64_MIN cases */
+				hs[2 * m] = (int64_t) ((uint64_t) hs[2 * m] + m * UINT64_C(0x9e3779b97f4a7c15));
+				hs[2 * m + 1] = m % 5 == 4 ? INT64_MIN : hs[2 * m + 1] ^ (int64_t) m;
+			}
+			nh = keys[1].len % (FUZZ_BATCH_HASHES + 1);
+			memcpy(copy2, f.bits, nbytes);
+			memcpy(copy, f.bits, nbytes);
+			b.bits = copy2;
+			bc_filter_add_hashes(&b, hs, nh);
+			g.bits = copy;
+			for (m = 0; m < nh; m++)
+				bc_filter_add_hash(&g, hs[2 * m], hs[2 * m + 1]);
+			CHECK(memcmp(copy, copy2, nbytes) == 0);
+			for (m = 0; m < nh; m++)
+				CHECK(bc_filter_test_hash(&b, hs[2 * m], hs[2 * m + 1]) == 1);
+			/* restore the state the checks below expect */
+			memcpy(copy, expect, nbytes);
+		}
 
 		/* the copy is a superset: union is a no-op, intersection gives f */
 		memcpy(copy2, copy, nbytes);
@@ -408,10 +444,7 @@ check_image(const uint8_t *img, size_t len, int32_t k, int64_t w,
 		CHECK(bc_popcount(raw, nbytes) == pop);
 
 		/* writing the raw bits in this layout gives the image back */
-		f.hash_count = k;
-		f.word_count = w;
-		f.order = BC_ORDER_NEW;
-		f.bits = raw;
+		bc_filter_init(&f, k, w, BC_ORDER_NEW, raw);
 		CHECK(bc_filter_popcount(&f) == pop);
 		memset(out, 0x33, len);
 		bc_filterdb_write(&f, layout, out);
@@ -614,10 +647,8 @@ check_value(const uint8_t *v, size_t len, int32_t k, int64_t w,
 	free(text);
 
 	/* export in each layout, then import as bloom_from_filterdb does */
-	f.hash_count = k;
-	f.word_count = w;
-	f.order = (v[1] & REPL_FLAG_OLD_ORDER) ? BC_ORDER_OLD : BC_ORDER_NEW;
-	f.bits = (uint8_t *) img + BC_FILTERDB_HEADER;
+	bc_filter_init(&f, k, w, (v[1] & REPL_FLAG_OLD_ORDER) ? BC_ORDER_OLD : BC_ORDER_NEW,
+				   (uint8_t *) img + BC_FILTERDB_HEADER);
 	for (l = 0; l < 2; l++)
 	{
 		bc_layout	layout = l ? BC_LAYOUT_SWAPPED : BC_LAYOUT_RAW;
@@ -1154,6 +1185,110 @@ fuzz_hash(const uint8_t *data, size_t len)
 		  (len == 0 ? INT64_MIN : (h1 == INT64_MIN ? INT64_MAX : h1)));
 	CHECK(bc_token(data, len) == bc_token_from_h1(len, h1));
 	free(shifted);
+
+	/* popcount of any length (tail bytes too) */
+	CHECK(bc_popcount(data, len) == naive_popcount(data, len));
+
+	/* estimates on a shape taken from the input (capacity may be 0) */
+	if (len >= 4)
+	{
+		uint64_t	cap = (uint64_t) data[1] * data[2];
+		uint64_t	set = cap > 0 ? data[3] % (cap + 1) : 0;
+		int			k = data[0] % 32;
+		double		p = bc_fpr_from_fill(set, cap, k);
+		double		q = bc_fpr_theoretical((uint64_t) data[3] * 1000, cap, k);
+		double		c = bc_cardinality_from_fill(set, cap, k);
+
+		CHECK(p >= 0.0 && p <= 1.0);
+		CHECK(q >= 0.0 && q <= 1.0);
+		CHECK(c >= 0.0 && !isnan(c));
+		if (cap == 0)
+			CHECK(p == 1.0 && q == 1.0 && c == 0.0);
+	}
+}
+
+static uint64_t
+get_be64(const uint8_t *p)
+{
+	return ((uint64_t) bc_get_be32(p) << 32) | bc_get_be32(p + 4);
+}
+
+/*
+ * Bit indexes for any word count Cassandra can write (no bitset needed):
+ * bc_filter_indexes (the filter's fast path) = bc_indexes = the reference
+ * formula, for hashes and shapes read from the input in 25-byte windows.
+ */
+static void
+fuzz_indexes(const uint8_t *data, size_t len)
+{
+	size_t		off;
+	int			n = 0;
+
+	for (off = 0; off + 25 <= len && n < 16; off += 25, n++)
+	{
+		const uint8_t *p = data + off;
+		uint64_t	x = get_be64(p);
+		int64_t		h1 = (int64_t) get_be64(p + 8);
+		int64_t		h2 = (int64_t) get_be64(p + 16);
+		int			k = BC_MIN_HASH_COUNT + p[24] % BC_MAX_HASH_COUNT;
+		int64_t		w;
+		int			o;
+
+		switch ((p[24] >> 5) & 3)
+		{
+			case 0:
+				w = (int64_t) (x % (uint64_t) BC_MAX_WORDS_CASSANDRA) + 1;
+				break;
+			case 1:
+				w = (int64_t) 1 << (x % 31);
+				break;
+			case 2:
+				w = BC_MAX_WORDS_CASSANDRA - (int64_t) (x % 4096);
+				break;
+			default:
+				w = (int64_t) (x % 4096) + 1;
+				break;
+		}
+		for (o = 0; o < 2; o++)
+		{
+			bc_order	order = o ? BC_ORDER_OLD : BC_ORDER_NEW;
+			bc_filter	f;
+			int64_t		ri[BC_MAX_HASH_COUNT],
+						ci[BC_MAX_HASH_COUNT];
+			uint64_t	fi[BC_MAX_HASH_COUNT];
+			int			j;
+
+			bc_filter_init(&f, k, w, order, NULL);
+			CHECK(bc_capacity(&f) == (uint64_t) w * 64);
+			ref_indexes(h1, h2, k, w * 64, order, ri);
+			bc_indexes(h1, h2, k, w * 64, order, ci);
+			bc_filter_indexes(&f, h1, h2, fi);
+			for (j = 0; j < k; j++)
+			{
+				CHECK(ri[j] >= 0 && ri[j] < w * 64);
+				CHECK(ci[j] == ri[j]);
+				CHECK(fi[j] == (uint64_t) ri[j]);
+			}
+		}
+	}
+}
+
+/* Every status has a sentence; order and layout names. */
+static void
+check_names_of_things(void)
+{
+	int			s;
+
+	for (s = 0; s <= BC_STATUS_COUNT; s++)
+	{
+		const char *m = bc_status_message((bc_status) s);
+
+		CHECK(m != NULL && m[0] != '\0');
+	}
+	CHECK(strcmp(bc_order_name(BC_ORDER_OLD), "old") == 0);
+	CHECK(strcmp(bc_order_name(BC_ORDER_NEW), "new") == 0);
+	CHECK(strcmp(bc_layout_name(BC_LAYOUT_SWAPPED), "swapped") == 0);
+	CHECK(strcmp(bc_layout_name(BC_LAYOUT_RAW), "raw") == 0);
 }
 
 int
@@ -1173,5 +1308,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_numbers(data, size);
 	fuzz_composite(data, size);
 	fuzz_hash(data, size);
+	fuzz_indexes(data, size);
+	if (size == 0)
+		check_names_of_things();
 	return 0;
 }

@@ -29,6 +29,10 @@
 
 set -euo pipefail
 
+# All of the script is one function, read completely before it runs, so
+# that editing this file during a long run does not disturb the run.
+main() {
+
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 
@@ -56,7 +60,7 @@ mkdir -p "$OUT" "$ART"
 # ---------------------------------------------------------------------------
 # Toolchain: clang with libFuzzer and the sanitizer runtimes
 # ---------------------------------------------------------------------------
-SAN_FLAGS=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
+SAN_FLAGS=("-fsanitize=fuzzer,address,undefined" -fno-sanitize-recover=all)
 
 if ! command -v "$CC" >/dev/null 2>&1; then
 	die "'$CC' not found: the fuzzer needs clang with libFuzzer (Debian: apt-get install clang libclang-rt-14-dev)"
@@ -116,12 +120,12 @@ put_seed() {
 i=0
 while IFS= read -r -d '' f; do
 	i=$((i + 1))
-	flag='\x00'
+	header='\x01\x00\x00\x00' # format 1, flags 0, reserved
 	if [[ -n ${OLD_ORDER[$f]:-} || $f == *_ka.db ]]; then
-		flag='\x01'
+		header='\x01\x01\x00\x00' # flags: old hash order
 	fi
 	put_seed "$i-filterdb" <"$f"
-	put_seed "$i-binary" < <(printf "\\x01$flag\\x00\\x00"; cat "$f")
+	put_seed "$i-binary" < <(printf '%b' "$header"; cat "$f")
 	put_seed "$i-text" < <(printf '\\x'; od -An -v -tx1 "$f" | tr -d ' \n')
 	put_seed "$i-name" < <(printf '%s' "${f##*/}")
 done < <(find test/data -type f \( -name '*.db' -o -name '*.bin' \) -print0 | sort -z)
@@ -136,6 +140,15 @@ if [[ -f test/data/vectors/serialization.tsv ]]; then
 		put_seed "num-$j" < <(printf '%s' "$value")
 	done <test/data/vectors/serialization.tsv
 fi
+# numbers at the edges of the decimal exponent and scale ranges
+j=0
+for value in 1E2147483647 1E-2147483648 1E2147483648 1E-2147483649 \
+	.5E-2147483647 .5E-2147483648 -0.000e+0010 1e99999999999 1e000000000000007 \
+	+123456789012345678901234567890 -9223372036854775808 9223372036854775807; do
+	j=$((j + 1))
+	put_seed "edge-$j" < <(printf '%s' "$value")
+done
+
 say "$nseed seeds from $i files in $SEED ($nskip over $MAX_LEN bytes left out)"
 
 # ---------------------------------------------------------------------------
@@ -187,3 +200,7 @@ if ((ncrash > 0)); then
 	exit 1
 fi
 say "$runs runs, 0 crashes in $elapsed s"
+}
+
+main "$@"
+exit
