@@ -475,6 +475,8 @@ bloom_getarg_cached(FunctionCallInfo fcinfo, int argno, Bloom **cached,
 	struct varatt_external ptr;
 	MemoryContext old;
 
+	if (!VARATT_IS_EXTENDED(raw))
+		return (Bloom *) raw;	/* plain in-memory value: used in place */
 	if (!VARATT_IS_EXTERNAL_ONDISK(raw))
 		return DatumGetBloomP(PointerGetDatum(raw));
 

@@ -78,6 +78,7 @@ typedef struct ContainsCache
 	Bloom	   *filter;
 	struct varatt_external ptr;
 	const Bloom *viewed;
+	uint8		viewed_hdr[BLOOM_HDRSZ - VARHDRSZ + BC_FILTERDB_HEADER];
 	bc_filter	view;
 } ContainsCache;
 
@@ -97,15 +98,14 @@ bloom_contains(PG_FUNCTION_ARGS)
 	}
 	b = bloom_getarg_cached(fcinfo, 0, &cc->filter, &cc->ptr);
 	bloom_key_hash(bloom_key_type(fcinfo, 1, &cc->kt), PG_GETARG_DATUM(1), &h1, &h2);
-	/* the same address may hold another value on a later row: the shape
-	 * read from the value itself must match the prepared view's too */
+	/* the same address may hold another value on a later row: its header
+	 * (format, order, hash and word counts) must match the view's too */
 	if (b != cc->viewed ||
-		bc_get_be32(b->filterdb) != (uint32) cc->view.hash_count ||
-		bc_get_be32(b->filterdb + 4) != (uint32) cc->view.word_count ||
-		((b->flags & BLOOM_FLAG_OLD_ORDER) ? BC_ORDER_OLD : BC_ORDER_NEW) != cc->view.order)
+		memcmp(&b->format, cc->viewed_hdr, sizeof(cc->viewed_hdr)) != 0)
 	{
 		bloom_view(b, &cc->view);
 		cc->viewed = b;
+		memcpy(cc->viewed_hdr, &b->format, sizeof(cc->viewed_hdr));
 	}
 	PG_RETURN_BOOL(bc_filter_test_hash(&cc->view, h1, h2));
 }
