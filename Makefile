@@ -23,6 +23,9 @@ PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initi
 
 EXTRA_CLEAN = build
 
+# every object depends on the headers (PGXS tracks no header dependencies)
+$(OBJS): src/core/bloomcass_core.h src/bloomcass.h
+
 # The core's symbols stay inside the library: only the SQL-callable
 # functions are exported, so nothing of ours can be mistaken for a
 # same-named symbol of the server (or the reverse).
