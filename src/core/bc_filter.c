@@ -62,69 +62,6 @@ index_of(const bc_filter *f, uint64_t base)
 #endif
 }
 
-/*
- * Walking the k indexes with two modulos per key instead of k.  Let
- * m = base mod C (Euclidean, in [0, C)); the index is m for base >= 0 and
- * (C - m) mod C for base < 0.  base + step adds step mod C to m; when the
- * signed 64-bit sum wraps, the value moves by 2^64, so m moves by
- * 2^64 mod C (wrap_mod) the other way.
- */
-typedef struct idx_iter
-{
-	uint64_t	base;
-	uint64_t	step;
-	uint64_t	m;				/* base mod C, Euclidean */
-	uint64_t	sm;				/* step mod C, Euclidean */
-	uint64_t	cap;
-	uint64_t	wrap;
-} idx_iter;
-
-/* Euclidean x mod C of a signed value given as its 64-bit pattern */
-static inline uint64_t
-emod(const bc_filter *f, uint64_t x)
-{
-	uint64_t	r = index_of(f, x);
-
-	return ((x >> 63) && r != 0) ? bc_capacity(f) - r : r;
-}
-
-static inline void
-iter_init(idx_iter *it, const bc_filter *f, int64_t h1, int64_t h2)
-{
-	it->base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
-	it->step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
-	it->cap = bc_capacity(f);
-	it->wrap = f->wrap_mod;
-	it->m = emod(f, it->base);
-	it->sm = emod(f, it->step);
-}
-
-/* The current index; then advance to the next. */
-static inline uint64_t
-iter_next(idx_iter *it)
-{
-	uint64_t	idx = (it->base >> 63) ? (it->m ? it->cap - it->m : 0) : it->m;
-	uint64_t	next = it->base + it->step;
-
-	it->m += it->sm;
-	if (it->m >= it->cap)
-		it->m -= it->cap;
-	if (((it->base ^ next) & (it->step ^ next)) >> 63)
-	{
-		/* signed overflow: the sum moved by -2^64 (step >= 0) or +2^64 */
-		if ((it->step >> 63) == 0)
-			it->m = it->m >= it->wrap ? it->m - it->wrap : it->m + it->cap - it->wrap;
-		else
-		{
-			it->m += it->wrap;
-			if (it->m >= it->cap)
-				it->m -= it->cap;
-		}
-	}
-	it->base = next;
-	return idx;
-}
-
 void
 bc_indexes(int64_t h1, int64_t h2, int k, int64_t capacity,
 		   bc_order order, int64_t *out)
@@ -146,15 +83,11 @@ bc_indexes(int64_t h1, int64_t h2, int k, int64_t capacity,
 void
 bc_filter_prepare(bc_filter *f)
 {
-	uint64_t	cap = bc_capacity(f);
-
 #ifdef BC_FASTMOD
-	fastmod_init(cap, &f->mod_hi, &f->mod_lo);
+	fastmod_init(bc_capacity(f), &f->mod_hi, &f->mod_lo);
 #else
 	f->mod_hi = f->mod_lo = 0;
 #endif
-	/* 2^64 mod cap = ((2^64 - 1) mod cap + 1) mod cap */
-	f->wrap_mod = cap == 0 ? 0 : (UINT64_MAX % cap + 1) % cap;
 }
 
 void
@@ -171,12 +104,15 @@ bc_filter_init(bc_filter *f, int32_t hash_count, int64_t word_count,
 void
 bc_filter_indexes(const bc_filter *f, int64_t h1, int64_t h2, uint64_t *out)
 {
-	idx_iter	it;
+	uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
+	uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
 	int			i;
 
-	iter_init(&it, f, h1, h2);
 	for (i = 0; i < f->hash_count; i++)
-		out[i] = iter_next(&it);
+	{
+		out[i] = index_of(f, base);
+		base += step;
+	}
 }
 
 /*
@@ -187,68 +123,49 @@ bc_filter_indexes(const bc_filter *f, int64_t h1, int64_t h2, uint64_t *out)
 void
 bc_filter_add_hash(bc_filter *f, int64_t h1, int64_t h2)
 {
-	idx_iter	it;
+	uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
+	uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
 	int			i;
 
-	iter_init(&it, f, h1, h2);
 	for (i = 0; i < f->hash_count; i++)
 	{
-		uint64_t	idx = iter_next(&it);
+		uint64_t	idx = index_of(f, base);
 
 		f->bits[idx >> 3] |= (uint8_t) (1u << (idx & 7));
+		base += step;
 	}
 }
 
 #if defined(__GNUC__) || defined(__clang__)
-#define BC_PREFETCH(p) __builtin_prefetch(p)
 #define BC_PREFETCH_W(p) __builtin_prefetch((p), 1)
 #else
-#define BC_PREFETCH(p) ((void) 0)
 #define BC_PREFETCH_W(p) ((void) 0)
 #endif
 
-#define PROBE_MAX 32			/* k beyond this is tested without prefetch */
+#define PROBE_MAX 32			/* k beyond this is added key by key */
 
-/* Filters up to this size are probed index by index with an early exit;
- * larger ones (likely not in cache) compute every index first and prefetch,
- * so that the cache misses of one key overlap. */
-#define PROBE_DIRECT_BYTES (1024 * 1024)
-
+/*
+ * All k bits are read and combined without a branch: whether a bit is set
+ * is unpredictable, so an early exit would cost more in mispredictions
+ * than the remaining loads, and independent loads overlap their cache
+ * misses when the filter is not in cache.
+ */
 int
 bc_filter_test_hash(const bc_filter *f, int64_t h1, int64_t h2)
 {
-	idx_iter	it;
-	uint64_t	idx[PROBE_MAX];
-	int			k = f->hash_count,
-				i;
+	uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
+	uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
+	unsigned	acc = 1;
+	int			i;
 
-	if (k > PROBE_MAX || (uint64_t) f->word_count * 8 <= PROBE_DIRECT_BYTES)
+	for (i = 0; i < f->hash_count; i++)
 	{
-		/* one modulo per index, computed only as far as needed: most
-		 * absent keys stop at the first or second index */
-		uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
-		uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
+		uint64_t	j = index_of(f, base);
 
-		for (i = 0; i < k; i++)
-		{
-			uint64_t	j = index_of(f, base);
-
-			if ((f->bits[j >> 3] & (1u << (j & 7))) == 0)
-				return 0;
-			base += step;
-		}
-		return 1;
+		acc &= (unsigned) (f->bits[j >> 3] >> (j & 7));
+		base += step;
 	}
-	iter_init(&it, f, h1, h2);
-	for (i = 0; i < k; i++)
-	{
-		idx[i] = iter_next(&it);
-		BC_PREFETCH(f->bits + (idx[i] >> 3));
-	}
-	for (i = 0; i < k; i++)
-		if ((f->bits[idx[i] >> 3] & (1u << (idx[i] & 7))) == 0)
-			return 0;
-	return 1;
+	return (int) (acc & 1);
 }
 
 #define BATCH 16
@@ -274,15 +191,18 @@ bc_filter_add_hashes(bc_filter *f, const int64_t *h, size_t n)
 
 		for (i = 0; i < m; i++)
 		{
-			idx_iter	it;
+			int64_t		h1 = h[2 * (done + i)],
+						h2 = h[2 * (done + i) + 1];
+			uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
+			uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
 			int			j;
 
-			iter_init(&it, f, h[2 * (done + i)], h[2 * (done + i) + 1]);
 			for (j = 0; j < k; j++)
 			{
-				idx[t] = iter_next(&it);
+				idx[t] = index_of(f, base);
 				BC_PREFETCH_W(f->bits + (idx[t] >> 3));
 				t++;
+				base += step;
 			}
 		}
 		for (i = 0; i < t; i++)

@@ -146,10 +146,9 @@ typedef struct bc_filter
 	int64_t		word_count;
 	bc_order	order;
 	uint8_t    *bits;
-	/* set by bc_filter_init: constants for division-free index arithmetic */
+	/* set by bc_filter_init: constant for a division-free modulo */
 	uint64_t	mod_hi;
 	uint64_t	mod_lo;
-	uint64_t	wrap_mod;		/* 2^64 mod capacity */
 } bc_filter;
 
 /*
