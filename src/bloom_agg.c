@@ -30,8 +30,8 @@
  * Exact mode
  *
  * The hashes are kept in EXACT_BUCKETS buckets chosen by the top bits of
- * h1 (uniform for any key set), each a growable array deduplicated by
- * sorting when it fills.  So no single allocation holds every key (the
+ * h1 (uniform for any key set), each a growable array deduplicated with a
+ * transient hash table when it fills.  So no single allocation holds every key (the
  * state can grow past 1 GB), growing copies one bucket at a time, and
  * every long step (sorting, building) checks for interrupts between
  * buckets.
@@ -54,7 +54,7 @@ typedef struct HashBucket
 	KeyHash    *h;
 	uint64		n;				/* hashes held */
 	uint64		cap;			/* hashes allocated */
-	uint64		sorted;			/* prefix known sorted and distinct */
+	uint64		unique;			/* prefix known free of duplicates */
 	bool		dups_seen;		/* the last compaction removed many */
 } HashBucket;
 
@@ -102,45 +102,52 @@ exact_new(MemoryContext ctx, double fp, bc_order order)
 	return st;
 }
 
-static inline int
-keyhash_cmp(const KeyHash *x, const KeyHash *y)
-{
-	if (x->h1 != y->h1)
-		return x->h1 < y->h1 ? -1 : 1;
-	if (x->h2 != y->h2)
-		return x->h2 < y->h2 ? -1 : 1;
-	return 0;
-}
-
-/* sort_keyhash(): a quicksort specialized for KeyHash (no callback) */
-#define ST_SORT sort_keyhash
-#define ST_ELEMENT_TYPE KeyHash
-#define ST_COMPARE(a, b) keyhash_cmp(a, b)
-#define ST_SCOPE static
-#define ST_DEFINE
-#include "lib/sort_template.h"
-
-/* Sort a bucket and drop duplicate hashes. */
+/*
+ * Drop duplicate hashes from a bucket, keeping the first of each: a
+ * transient open-addressing table (slot = low bits of h2, uniform for any
+ * key set) of positions, so each hash costs a probe or two, no sorting.
+ */
 static void
 bucket_compact(HashBucket *b)
 {
-	uint64		i,
-				out;
+	uint64		size = 16,
+				mask,
+				i,
+				out = 0;
+	uint32	   *tab;
 
-	if (b->sorted == b->n)
+	if (b->unique == b->n)
 		return;
-	sort_keyhash(b->h, b->n);
-	out = 0;
+	while (size < 2 * b->n)
+		size *= 2;
+	mask = size - 1;
+	tab = (uint32 *) MemoryContextAllocExtended(CurrentMemoryContext, size * sizeof(uint32),
+												MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (i = 0; i < b->n; i++)
 	{
-		if (out > 0 && b->h[out - 1].h1 == b->h[i].h1 && b->h[out - 1].h2 == b->h[i].h2)
-			continue;
-		b->h[out++] = b->h[i];
+		KeyHash		kh = b->h[i];
+		uint64		slot = (uint64) kh.h2 & mask;
+
+		for (;;)
+		{
+			uint32		at = tab[slot];
+
+			if (at == 0)
+			{
+				b->h[out] = kh;
+				tab[slot] = (uint32) ++out;
+				break;
+			}
+			if (b->h[at - 1].h1 == kh.h1 && b->h[at - 1].h2 == kh.h2)
+				break;			/* a duplicate */
+			slot = (slot + 1) & mask;
+		}
 	}
-	/* removing under an eighth is not worth sorting for on the next fill */
+	pfree(tab);
+	/* removing under an eighth is not worth a pass on the next fill */
 	b->dups_seen = (b->n - out) >= b->n / 8;
 	b->n = out;
-	b->sorted = out;
+	b->unique = out;
 }
 
 /* Room for `more` hashes in a bucket: compact first, grow by half when it
@@ -153,10 +160,10 @@ bucket_reserve(MemoryContext mcxt, HashBucket *b, uint64 more)
 	if (b->n + more <= b->cap)
 		return;
 	/* compact when that pays: on the first fill, when the last compaction
-	 * found many duplicates, or once the unsorted tail has outgrown the
-	 * sorted part (so late duplicates are still caught); otherwise grow */
-	if (b->n > b->sorted &&
-		(b->sorted == 0 || b->dups_seen || b->n - b->sorted >= b->sorted))
+	 * found many duplicates, or once the unchecked tail has outgrown the
+	 * checked part (so late duplicates are still caught); otherwise grow */
+	if (b->n > b->unique &&
+		(b->unique == 0 || b->dups_seen || b->n - b->unique >= b->unique))
 	{
 		bucket_compact(b);
 		if (b->n + more <= b->cap && b->n <= b->cap / 4 * 3)
@@ -165,7 +172,7 @@ bucket_reserve(MemoryContext mcxt, HashBucket *b, uint64 more)
 	newcap = Max(b->cap, EXACT_BUCKET_MIN);
 	while (newcap < b->n + more || newcap < b->n + b->n / 3)
 		newcap += newcap / 2;
-	if (newcap > (uint64) (MaxAllocHugeSize / sizeof(KeyHash)))
+	if (newcap > (uint64) (MaxAllocHugeSize / sizeof(KeyHash)) || newcap >= PG_UINT32_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("too many distinct keys for bloom_agg")));
