@@ -365,6 +365,24 @@ composite_type(FunctionCallInfo fcinfo, CompositeCache *cc, int i, Oid typid)
 	return cc->types[i];
 }
 
+static void
+check_component_count(int n)
+{
+	if (n < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a partition key needs at least one component")));
+}
+
+static void
+check_component_not_null(bool isnull, int i)
+{
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("partition key component %d is NULL", i + 1)));
+}
+
 static bytea *
 build_composite(int n, const uint8 **parts, size_t *lens)
 {
@@ -425,20 +443,14 @@ cassandra_key(PG_FUNCTION_ARGS)
 		get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
 		deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign,
 						  &elems, &elnulls, &n);
-		if (n < 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("a partition key needs at least one component")));
+		check_component_count(n);
 		parts = palloc(sizeof(uint8 *) * n);
 		lens = palloc(sizeof(size_t) * n);
 		for (i = 0; i < n; i++)
 		{
 			BloomKeyType *kt;
 
-			if (elnulls[i])
-				ereport(ERROR,
-						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						 errmsg("partition key component %d is NULL", i + 1)));
+			check_component_not_null(elnulls[i], i);
 			kt = bloom_key_type_for(ARR_ELEMTYPE(arr), CurrentMemoryContext);
 			parts[i] = bloom_key_bytes(kt, elems[i], &lens[i]);
 			/* fixed-width results live in kt, which we keep */
@@ -455,10 +467,7 @@ cassandra_key(PG_FUNCTION_ARGS)
 										   sizeof(BloomKeyType *) * Max(n, 1));
 		fcinfo->flinfo->fn_extra = cc;
 	}
-	if (n < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a partition key needs at least one component")));
+	check_component_count(n);
 	parts = palloc(sizeof(uint8 *) * n);
 	lens = palloc(sizeof(size_t) * n);
 	for (i = 0; i < n; i++)
@@ -466,10 +475,7 @@ cassandra_key(PG_FUNCTION_ARGS)
 		Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, i);
 		BloomKeyType *kt;
 
-		if (PG_ARGISNULL(i))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("partition key component %d is NULL", i + 1)));
+		check_component_not_null(PG_ARGISNULL(i), i);
 		if (typid == UNKNOWNOID)
 		{
 			/* an untyped literal is text (as in format()); it arrives as a

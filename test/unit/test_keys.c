@@ -106,18 +106,6 @@ parse_time(const char *s, int64_t *ns)
 	return 0;
 }
 
-static int
-hexdigit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* 8-4-4-4-12 hex text to 16 bytes */
 static int
 parse_uuid(const char *s, uint8_t out[16])
@@ -139,8 +127,8 @@ parse_uuid(const char *s, uint8_t out[16])
 			i++;
 			continue;
 		}
-		hi = hexdigit(s[i]);
-		lo = hexdigit(s[i + 1]);
+		hi = unit_hexval(s[i]);
+		lo = unit_hexval(s[i + 1]);
 		if (hi < 0 || lo < 0)
 			return -1;
 		out[n++] = (uint8_t) (hi * 16 + lo);

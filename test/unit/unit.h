@@ -36,6 +36,9 @@ const char *unit_path(const char *rel);
 /* Read a whole file; returns malloc'd bytes (caller frees) or NULL. */
 uint8_t    *unit_read_file(const char *path, size_t *len);
 
+/* Value of a hex digit (either case), -1 for anything else. */
+int			unit_hexval(char c);
+
 /* Decode hex (lower or upper case) into a malloc'd buffer; NULL if invalid.
  * An empty string gives a non-NULL buffer of length 0. */
 uint8_t    *unit_hex_decode(const char *hex, size_t hexlen, size_t *len);

@@ -78,8 +78,8 @@ unit_read_file(const char *path, size_t *len)
 	return buf;
 }
 
-static int
-hexval(char c)
+int
+unit_hexval(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -103,8 +103,8 @@ unit_hex_decode(const char *hex, size_t hexlen, size_t *len)
 		return NULL;
 	for (i = 0; i < hexlen / 2; i++)
 	{
-		int			hi = hexval(hex[2 * i]),
-					lo = hexval(hex[2 * i + 1]);
+		int			hi = unit_hexval(hex[2 * i]),
+					lo = unit_hexval(hex[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 		{
