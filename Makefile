@@ -21,7 +21,7 @@ REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 PG_CPPFLAGS = -Isrc/core
 PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 
-EXTRA_CLEAN = build
+EXTRA_CLEAN = build/regress build/unit_tests build/unit_tests_san build/core-c99
 
 # every object depends on the headers (PGXS tracks no header dependencies)
 $(OBJS): src/core/bloomcass_core.h src/bloomcass.h
