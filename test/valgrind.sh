@@ -11,31 +11,51 @@
 # slow (minutes rather than seconds), so test/run-all.sh does not call it.
 #
 # What it does:
-#   1. make, make install (the normal build: -g -O2 and the Makefile's
-#      -Werror flags).  BC_VALGRIND_COPT='-O0' rebuilds from clean with that
-#      appended to CFLAGS (PGXS's COPT) for more precise stacks.
+#   1. make (the normal build: -g -O2 and the Makefile's -Werror flags;
+#      BC_VALGRIND_COPT='-O0' rebuilds from clean with that appended to
+#      CFLAGS, PGXS's COPT, for more precise stacks), then
+#      make install DESTDIR=<private stage>: the server under test runs from
+#      a private copy of the PostgreSQL 15 installation (its postgres binary,
+#      symlinks to everything else, our files installed into it), so a
+#      `make install` elsewhere during the long run cannot swap the library
+#      under it, and the system installation is left alone.
 #   2. initdb a throwaway cluster (test/lib/common.sh), then start the
 #      postmaster directly under valgrind; every backend, parallel worker and
 #      auxiliary process is a fork of it and so runs under valgrind as well,
 #      each writing its own log file.
 #   3. make installcheck against it.
-#   4. stop the server, then read every Valgrind log: each error whose
-#      stack (or the origin / allocation stack Valgrind attaches to it)
-#      has a frame in bloomcass (bloomcass.so, or a file under src/) is printed
+#   4. stop the server, then read every Valgrind log: each error whose stack
+#      (or the origin / allocation stack Valgrind attaches to it) has a frame
+#      of bloomcass (bloomcass.so, or one of the source files under src/) is
+#      printed, with the test (pg_regress's application name) of the process,
 #      and fails the run; errors elsewhere (PostgreSQL itself, libc) are only
-#      counted.
+#      counted.  "Errors" are Valgrind's error reports: it reports each
+#      distinct error once per process.
 #
 # It ends with the line
 #   valgrind: N regression tests, 0 errors in extension code (M logs, K errors elsewhere)
-# and exits non-zero if the regression tests failed, the server crashed or
-# any error involved extension code.  Logs are kept in build/valgrind/.
+# and exits non-zero if the regression tests failed, a backend crashed, the
+# server did not stop, or any error involved extension code.  Everything is
+# kept in build/valgrind/: logs/valgrind.<pid>.log, server.log (every
+# statement, with its process id), extension-errors.txt, installcheck.log.
 #
-# Suppressions: test/valgrind/postgresql.supp (PostgreSQL's own
-# src/tools/valgrind.supp) and test/valgrind/bloomcass.supp (documented,
-# narrow additions for noise outside bloomcass).
+# Suppressions: test/valgrind/bloomcass.supp (documented, narrow entries
+# for noise outside bloomcass) and, when PG_VALGRIND_SUPP names it,
+# PostgreSQL's own src/tools/valgrind.supp from a PostgreSQL source tree.
+# Without the latter, errors inside PostgreSQL itself may be counted as
+# "elsewhere"; only errors in bloomcass code fail the run.
+#
+# Limits: Debian's PostgreSQL is built without USE_VALGRIND, so memcheck
+# sees palloc'd memory only at the malloc level: overruns and uninitialised
+# reads are found, but an overrun of a small palloc chunk into its neighbour
+# inside the same memory-context block, or a use after pfree, is not.
+# Allocations over 8 kB (most filters) get a malloc block of their own, so
+# their overruns are found exactly.
 #
 # Environment:
 #   BC_VALGRIND_COPT     extra compiler flags (e.g. -O0); forces a clean build
+#   BC_VALGRIND_REGRESS  run only these regression tests (space-separated
+#                        names from sql/, e.g. "01_setup 02_type")
 #   BC_VALGRIND_TIMEOUT  seconds to wait for the server to start or stop
 #                        (default 600)
 
@@ -55,9 +75,12 @@ TIMEOUT=${BC_VALGRIND_TIMEOUT:-600}
 bc_install_deps
 command -v valgrind >/dev/null 2>&1 || bc_die "valgrind not found"
 bc_log "using $PG_CONFIG ($("$PG_CONFIG" --version)), $(valgrind --version)"
+BINDIR=$("$PG_CONFIG" --bindir)
+PKGLIBDIR=$("$PG_CONFIG" --pkglibdir)
+SHAREDIR=$("$PG_CONFIG" --sharedir)
 
 # ---------------------------------------------------------------------------
-# Build and install
+# Build
 # ---------------------------------------------------------------------------
 rm -rf -- "$OUT"
 mkdir -p "$OUT"
@@ -72,23 +95,20 @@ else
 	make -j"$JOBS" PG_CONFIG="$PG_CONFIG" >"$OUT/build.log" 2>&1 ||
 		{ cat "$OUT/build.log" >&2; bc_die "build failed"; }
 fi
-bc_log "make install"
-make PG_CONFIG="$PG_CONFIG" install >"$OUT/install.log" 2>&1 ||
-	{ cat "$OUT/install.log" >&2; bc_die "make install failed"; }
 
-# Frames that belong to bloomcass.  With --fullpath-after="$ROOT/" Valgrind
-# prints our source files as "src/....c"; the basenames and the library name
-# are matched too, in case a path is printed differently.
+# Frames that belong to bloomcass: the library, or one of our source files
+# (Valgrind prints "(src/bloom_io.c:263)" thanks to --fullpath-after, but
+# "(/other/checkout/src/bloom_io.c:263)" or "(bloom_io.c:263)" are matched
+# too).
 OUR_NAMES=$(find src -name '*.[ch]' -printf '%f\n' | sed 's/\./\\./g' | sort -u | paste -sd'|' -)
-OURS_RE="bloomcass\\.so|[( ]src/[^ :]+:[0-9]+|[( ](${OUR_NAMES}):[0-9]+"
+OURS_RE="bloomcass\\.so|[(/ ](${OUR_NAMES}):[0-9]+"
 
 # ---------------------------------------------------------------------------
-# Cluster: initdb and configuration through common.sh, then a restart of the
-# postmaster under valgrind.
+# Cluster: initdb and configuration through common.sh
 # ---------------------------------------------------------------------------
 bc_cluster_start
-BINDIR=$("$PG_CONFIG" --bindir)
 VGDIR=$BC_CLUSTER_DIR/valgrind
+STAGE=$BC_CLUSTER_DIR/stage
 
 # Keep the Valgrind logs and the server log whatever happens, then let
 # common.sh stop the server and remove the cluster directory.
@@ -124,10 +144,31 @@ bc_log "stopping the plain server to restart it under valgrind"
 server_user "$BINDIR/pg_ctl" --pgdata="$BC_CLUSTER_DIR/data" --mode=fast \
 	--wait --timeout=60 stop >/dev/null
 
+# ---------------------------------------------------------------------------
+# Private installation: PostgreSQL finds its share and lib directories
+# relative to the postgres executable, so a copy of the binary next to
+# symlinked lib and share trees holding our freshly installed files is a
+# complete installation of its own.
+# ---------------------------------------------------------------------------
+bc_log "make install DESTDIR=$STAGE"
+make PG_CONFIG="$PG_CONFIG" DESTDIR="$STAGE" install >"$OUT/install.log" 2>&1 ||
+	{ cat "$OUT/install.log" >&2; bc_die "make install failed"; }
+mkdir -p "$STAGE$BINDIR" "$STAGE$PKGLIBDIR" "$STAGE$SHAREDIR"
+cp -- "$BINDIR/postgres" "$STAGE$BINDIR/postgres"
+cp -R -s -n -- "$PKGLIBDIR/." "$STAGE$PKGLIBDIR/"
+cp -R -s -n -- "$SHAREDIR/." "$STAGE$SHAREDIR/"
+[[ -f $STAGE$PKGLIBDIR/bloomcass.so && ! -L $STAGE$PKGLIBDIR/bloomcass.so ]] ||
+	bc_die "bloomcass.so was not installed into $STAGE"
+POSTGRES=$STAGE$BINDIR/postgres
+
+# ---------------------------------------------------------------------------
+# Server under valgrind
+# ---------------------------------------------------------------------------
 cat >>"$BC_CLUSTER_DIR/data/postgresql.conf" <<-EOF
 
 	# --- test/valgrind.sh ---
-	# No JIT: LLVM-generated code is opaque to Valgrind and only adds noise.
+	# No JIT by default (tests that SET jit = on still get it): LLVM's
+	# generated code is opaque to Valgrind and only slow.
 	jit = off
 	huge_pages = off
 	# Everything is 20-50 times slower under Valgrind; no timeouts.
@@ -136,10 +177,20 @@ cat >>"$BC_CLUSTER_DIR/data/postgresql.conf" <<-EOF
 	idle_in_transaction_session_timeout = 0
 	authentication_timeout = '10min'
 	log_min_messages = warning
+	# Every statement, with the process id and pg_regress's application name
+	# (pg_regress/<test>), to tie a Valgrind log (valgrind.<pid>.log) to a
+	# test and a query.
+	log_statement = 'all'
+	log_line_prefix = '%m [%p] %a: '
 EOF
 
 mkdir -p "$VGDIR"
 cp -- test/valgrind/*.supp "$VGDIR/"
+# PostgreSQL's own suppression file (src/tools/valgrind.supp of a PostgreSQL
+# source tree) is used too when PG_VALGRIND_SUPP names it.
+if [[ -n ${PG_VALGRIND_SUPP:-} ]]; then
+	cp -- "$PG_VALGRIND_SUPP" "$VGDIR/postgresql.supp"
+fi
 if [[ $(id -u) -eq 0 ]]; then
 	chown -R postgres: "$VGDIR"
 fi
@@ -167,7 +218,7 @@ done
 
 bc_log "starting PostgreSQL under valgrind (logs: $VGDIR)"
 START=$SECONDS
-server_user valgrind "${VG_ARGS[@]}" "$BINDIR/postgres" -D "$BC_CLUSTER_DIR/data" \
+server_user valgrind "${VG_ARGS[@]}" "$POSTGRES" -D "$BC_CLUSTER_DIR/data" \
 	>>"$BC_CLUSTER_DIR/server.log" 2>&1 &
 VG_PID=$!
 
@@ -183,6 +234,12 @@ until "$BINDIR/pg_isready" -q -t 5; do
 done
 bc_log "server ready after $((SECONDS - START))s"
 
+# The server must load our library from the stage, not the system's.
+loaded=$(psql -X -At -v ON_ERROR_STOP=1 -c "LOAD 'bloomcass'" \
+	-c "SELECT pg_read_file('/proc/self/maps')" | grep -m 1 -o '/[^ ]*bloomcass\.so$' || true)
+[[ $loaded == "$STAGE$PKGLIBDIR/bloomcass.so" ]] ||
+	bc_die "the server loaded ${loaded:-no bloomcass.so} instead of $STAGE$PKGLIBDIR/bloomcass.so"
+
 bc_server_copy test/data/real-filters >/dev/null
 bc_server_copy test/data/vectors >/dev/null
 export BLOOMCASS_SERVER_DATA=$BC_CLUSTER_DIR/files
@@ -194,7 +251,11 @@ bc_log "make installcheck (under valgrind this takes minutes)"
 mkdir -p build/regress
 T0=$SECONDS
 rc=0
-make PG_CONFIG="$PG_CONFIG" installcheck 2>&1 | tee "$OUT/installcheck.log" || rc=$?
+REGRESS_ARG=()
+if [[ -n ${BC_VALGRIND_REGRESS:-} ]]; then
+	REGRESS_ARG=(REGRESS="$BC_VALGRIND_REGRESS")
+fi
+make PG_CONFIG="$PG_CONFIG" "${REGRESS_ARG[@]}" installcheck 2>&1 | tee "$OUT/installcheck.log" || rc=$?
 REGRESS_SECS=$((SECONDS - T0))
 
 summary=$(grep -E 'tests (passed|failed)' "$OUT/installcheck.log" | tail -n 1 || true)
@@ -209,8 +270,8 @@ else
 fi
 if [[ $REGRESS_OK != yes && -f build/regress/regression.diffs ]]; then
 	cp build/regress/regression.diffs "$OUT/"
-	printf '\n---- build/regress/regression.diffs (first 200 lines) ----\n'
-	head -n 200 build/regress/regression.diffs
+	printf '\n---- build/regress/regression.diffs (first 100 lines) ----\n'
+	head -n 100 build/regress/regression.diffs
 	printf -- '---- end of diffs ----\n\n'
 fi
 
@@ -222,9 +283,20 @@ STOP_OK=yes
 if ! server_user "$BINDIR/pg_ctl" --pgdata="$BC_CLUSTER_DIR/data" --mode=fast \
 	--wait --timeout="$TIMEOUT" stop >/dev/null 2>&1; then
 	STOP_OK=no
-	printf 'error: the server under valgrind did not stop within %ss\n' "$TIMEOUT" >&2
+	printf 'error: the server under valgrind did not stop within %ss; stopping immediately\n' \
+		"$TIMEOUT" >&2
+	if ! server_user "$BINDIR/pg_ctl" --pgdata="$BC_CLUSTER_DIR/data" --mode=immediate \
+		--wait --timeout=120 stop >/dev/null 2>&1; then
+		pm=$(head -n 1 "$BC_CLUSTER_DIR/data/postmaster.pid" 2>/dev/null || true)
+		if [[ $pm =~ ^[0-9]+$ ]]; then
+			kill -KILL "$pm" 2>/dev/null || true
+		fi
+	fi
 fi
-wait "$VG_PID" || true
+for _ in $(seq 120); do
+	kill -0 "$VG_PID" 2>/dev/null || break
+	sleep 1
+done
 save_logs
 SERVER_OK=yes
 if ! bc_cluster_stop; then
@@ -243,7 +315,7 @@ shopt -u nullglob
 
 # One error is the text between the VALGRINDERROR-BEGIN and -END markers.
 # Errors involving our frames go to extension-errors.txt, anything Valgrind
-# says outside an error (its own warnings, a crash of Valgrind itself) to
+# says outside an error (its own warnings, a process killed by a signal) to
 # notes.txt; awk prints "OURS OTHERS".  (mawk: no regex interval expressions.)
 : >"$OUT/extension-errors.txt"
 : >"$OUT/notes.txt"
@@ -272,8 +344,18 @@ read -r OURS OTHERS < <(RE=$OURS_RE ERRS=$OUT/extension-errors.txt NOTES=$OUT/no
 [[ $OURS =~ ^[0-9]+$ && $OTHERS =~ ^[0-9]+$ ]] || bc_die "could not parse the valgrind logs"
 
 if ((OURS > 0)); then
-	printf '\n*** Valgrind errors involving bloomcass code ***\n'
-	cat "$OUT/extension-errors.txt"
+	printf '\n*** Valgrind errors involving bloomcass code (first 300 lines; all in %s) ***\n' \
+		"${OUT#"$ROOT"/}/extension-errors.txt"
+	head -n 300 "$OUT/extension-errors.txt"
+	printf '\n*** Processes with such errors (their statements: grep "\\[PID\\]" %s) ***\n' \
+		"${OUT#"$ROOT"/}/server.log"
+	sed -n 's|^---- .*valgrind\.\([0-9]*\)\.log$|\1|p' "$OUT/extension-errors.txt" |
+		sort -n | uniq -c | while read -r n pid; do
+			app=$(grep -m 1 -oE "\[$pid\] [^:]*:" "$OUT/server.log" 2>/dev/null |
+				sed -E 's/^\[[0-9]+\] //; s/:$//' || true)
+			printf '  pid %s: %s error(s), application %s\n' "$pid" "$n" \
+				"${app:-unknown (a parallel worker or an auxiliary process)}"
+		done
 fi
 if [[ -s $OUT/notes.txt ]]; then
 	printf '\nValgrind messages outside errors (%s, first 20 lines):\n' "${OUT#"$ROOT"/}/notes.txt"
