@@ -17,6 +17,8 @@
  */
 #include "postgres.h"
 
+#include <sys/mman.h>
+
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
@@ -30,11 +32,15 @@
  * Exact mode
  *
  * The hashes are kept in EXACT_BUCKETS buckets chosen by the top bits of
- * h1 (uniform for any key set), each a growable array deduplicated with a
- * transient hash table when it fills.  So no single allocation holds every key (the
- * state can grow past 1 GB), growing copies one bucket at a time, and
- * every long step (sorting, building) checks for interrupts between
- * buckets.
+ * h1 (uniform for any key set).  A bucket is a list of fixed-size chunks of
+ * hashes, carved from large slabs: nothing is ever copied to grow, the
+ * slabs are advised to use transparent huge pages (first touches of fresh
+ * memory dominate the cost otherwise), and no single allocation holds every
+ * key, so the state can grow past 1 GB.  A bucket is deduplicated in place
+ * with a transient hash table once its unchecked tail has grown as large as
+ * its checked part (sooner while duplicates keep turning up), so memory
+ * follows the distinct keys.  Every long step checks for interrupts
+ * between buckets.
  * --------------------------------------------------------------------- */
 typedef struct KeyHash
 {
@@ -47,22 +53,32 @@ StaticAssertDecl(sizeof(KeyHash) == 2 * sizeof(int64), "KeyHash is two int64");
 
 #define EXACT_BUCKET_BITS 10
 #define EXACT_BUCKETS (1 << EXACT_BUCKET_BITS)
-#define EXACT_BUCKET_MIN 64
+#define CHUNK_KEYS 64			/* hashes per chunk (1 kB) */
+#define SLAB_MIN ((Size) 64 * 1024)
+#define SLAB_MAX ((Size) 32 * 1024 * 1024)
 
 typedef struct HashBucket
 {
-	KeyHash    *h;
+	KeyHash   **chunks;			/* chunks[i / CHUNK_KEYS][i % CHUNK_KEYS] */
+	uint32		nchunks;		/* chunks in use */
+	uint32		chunkcap;		/* length of chunks[] */
 	uint64		n;				/* hashes held */
-	uint64		cap;			/* hashes allocated */
 	uint64		unique;			/* prefix known free of duplicates */
 	bool		dups_seen;		/* the last compaction removed many */
 } HashBucket;
+
+#define BUCKET_AT(b, i) (&(b)->chunks[(i) / CHUNK_KEYS][(i) % CHUNK_KEYS])
 
 typedef struct ExactState
 {
 	double		fp;
 	bc_order	order;			/* hash order of the SSTable version asked for */
 	MemoryContext mcxt;
+	char	   *slab;			/* free space of the current slab */
+	Size		slab_left;
+	Size		slab_total;		/* bytes of all slabs so far */
+	KeyHash    *free_chunks;	/* chunks released by compaction, linked
+								 * through their first word */
 	HashBucket	buckets[EXACT_BUCKETS];
 } ExactState;
 
@@ -102,19 +118,78 @@ exact_new(MemoryContext ctx, double fp, bc_order order)
 	return st;
 }
 
+/* A chunk: a released one, else carved from the current slab. */
+static KeyHash *
+chunk_alloc(ExactState *st)
+{
+	KeyHash    *c;
+
+	if (st->free_chunks != NULL)
+	{
+		c = st->free_chunks;
+		memcpy(&st->free_chunks, c, sizeof(KeyHash *));
+		return c;
+	}
+	if (st->slab_left < CHUNK_KEYS * sizeof(KeyHash))
+	{
+		/* a quarter of what the state holds so far, so at most a quarter
+		 * of it is slack (and at most SLAB_MAX once it is large) */
+		Size		size = Max(SLAB_MIN, Min(SLAB_MAX, st->slab_total / 4));
+
+		size -= size % (CHUNK_KEYS * sizeof(KeyHash));
+
+		st->slab = MemoryContextAllocHuge(st->mcxt, size);
+#ifdef MADV_HUGEPAGE
+		if (size >= (Size) 4 * 1024 * 1024)
+		{
+			uintptr_t	hp = (uintptr_t) 2 * 1024 * 1024;
+			uintptr_t	start = ((uintptr_t) st->slab + hp - 1) & ~(hp - 1);
+			uintptr_t	end = ((uintptr_t) st->slab + size) & ~(hp - 1);
+
+			if (end > start)
+				(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
+		}
+#endif
+		st->slab_left = size;
+		st->slab_total += size;
+	}
+	c = (KeyHash *) st->slab;
+	st->slab += CHUNK_KEYS * sizeof(KeyHash);
+	st->slab_left -= CHUNK_KEYS * sizeof(KeyHash);
+	return c;
+}
+
+static void
+bucket_add_chunk(ExactState *st, HashBucket *b)
+{
+	if (b->nchunks == b->chunkcap)
+	{
+		uint32		newcap = b->chunkcap ? b->chunkcap * 2 : 4;
+
+		if (b->chunks == NULL)
+			b->chunks = MemoryContextAlloc(st->mcxt, newcap * sizeof(KeyHash *));
+		else
+			b->chunks = repalloc_huge(b->chunks, newcap * sizeof(KeyHash *));
+		b->chunkcap = newcap;
+	}
+	b->chunks[b->nchunks++] = chunk_alloc(st);
+}
+
 /*
  * Drop duplicate hashes from a bucket, keeping the first of each: a
  * transient open-addressing table (slot = low bits of h2, uniform for any
  * key set) of positions, so each hash costs a probe or two, no sorting.
+ * Chunks left empty go back to the state's free list.
  */
 static void
-bucket_compact(HashBucket *b)
+bucket_compact(ExactState *st, HashBucket *b)
 {
 	uint64		size = 16,
 				mask,
 				i,
 				out = 0;
 	uint32	   *tab;
+	uint32		keep;
 
 	if (b->unique == b->n)
 		return;
@@ -125,7 +200,7 @@ bucket_compact(HashBucket *b)
 												MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (i = 0; i < b->n; i++)
 	{
-		KeyHash		kh = b->h[i];
+		KeyHash		kh = *BUCKET_AT(b, i);
 		uint64		slot = (uint64) kh.h2 & mask;
 
 		for (;;)
@@ -134,64 +209,63 @@ bucket_compact(HashBucket *b)
 
 			if (at == 0)
 			{
-				b->h[out] = kh;
+				*BUCKET_AT(b, out) = kh;
 				tab[slot] = (uint32) ++out;
 				break;
 			}
-			if (b->h[at - 1].h1 == kh.h1 && b->h[at - 1].h2 == kh.h2)
+			if (BUCKET_AT(b, at - 1)->h1 == kh.h1 && BUCKET_AT(b, at - 1)->h2 == kh.h2)
 				break;			/* a duplicate */
 			slot = (slot + 1) & mask;
 		}
 	}
 	pfree(tab);
-	/* removing under an eighth is not worth a pass on the next fill */
 	b->dups_seen = (b->n - out) >= b->n / 8;
 	b->n = out;
 	b->unique = out;
+	keep = (uint32) ((out + CHUNK_KEYS - 1) / CHUNK_KEYS);
+	while (b->nchunks > keep)
+	{
+		KeyHash    *c = b->chunks[--b->nchunks];
+
+		memcpy(c, &st->free_chunks, sizeof(KeyHash *));
+		st->free_chunks = c;
+	}
 }
 
-/* Room for `more` hashes in a bucket: compact first, grow by half when it
- * stays over three quarters full. */
+/* Make room for one more hash in a bucket. */
 static void
-bucket_reserve(MemoryContext mcxt, HashBucket *b, uint64 more)
+bucket_make_room(ExactState *st, HashBucket *b)
 {
-	uint64		newcap;
+	uint64		tail = b->n - b->unique;
 
-	if (b->n + more <= b->cap)
+	if (b->n < (uint64) b->nchunks * CHUNK_KEYS)
 		return;
-	/* compact when that pays: on the first fill, when the last compaction
-	 * found many duplicates, or once the unchecked tail has outgrown the
-	 * checked part (so late duplicates are still caught); otherwise grow */
-	if (b->n > b->unique &&
-		(b->unique == 0 || b->dups_seen || b->n - b->unique >= b->unique))
+	/* deduplicate once the unchecked tail is as large as the checked part,
+	 * or a quarter of it while duplicates keep turning up */
+	if (tail > 0 && (tail >= b->unique || (b->dups_seen && tail >= b->unique / 4)))
 	{
-		bucket_compact(b);
-		if (b->n + more <= b->cap && b->n <= b->cap / 4 * 3)
+		bucket_compact(st, b);
+		if (b->n < (uint64) b->nchunks * CHUNK_KEYS)
 			return;
 	}
-	newcap = Max(b->cap, EXACT_BUCKET_MIN);
-	while (newcap < b->n + more || newcap < b->n + b->n / 3)
-		newcap += newcap / 2;
-	if (newcap > (uint64) (MaxAllocHugeSize / sizeof(KeyHash)) || newcap >= PG_UINT32_MAX)
+	if ((uint64) b->nchunks * CHUNK_KEYS >= (uint64) PG_UINT32_MAX - CHUNK_KEYS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("too many distinct keys for bloom_agg")));
-	if (b->h == NULL)
-		b->h = MemoryContextAllocHuge(mcxt, newcap * sizeof(KeyHash));
-	else
-		b->h = repalloc_huge(b->h, newcap * sizeof(KeyHash));
-	b->cap = newcap;
+	bucket_add_chunk(st, b);
 }
 
 static inline void
 exact_add(ExactState *st, int64 h1, int64 h2)
 {
 	HashBucket *b = &st->buckets[bucket_of(h1)];
+	KeyHash    *slot;
 
-	if (b->n == b->cap)
-		bucket_reserve(st->mcxt, b, 1);
-	b->h[b->n].h1 = h1;
-	b->h[b->n].h2 = h2;
+	if (b->n == (uint64) b->nchunks * CHUNK_KEYS)
+		bucket_make_room(st, b);
+	slot = BUCKET_AT(b, b->n);
+	slot->h1 = h1;
+	slot->h2 = h2;
 	b->n++;
 }
 
@@ -205,11 +279,23 @@ exact_compact_all(ExactState *st)
 	for (i = 0; i < EXACT_BUCKETS; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		bucket_compact(&st->buckets[i]);
+		bucket_compact(st, &st->buckets[i]);
 		total += st->buckets[i].n;
 	}
 	return total;
 }
+
+/* Call fn on each run of consecutive hashes of a bucket (at most a chunk). */
+#define FOREACH_BUCKET_RUN(b, run, len, stmt) \
+	do { \
+		uint64		_pos; \
+		for (_pos = 0; _pos < (b)->n; _pos += CHUNK_KEYS) \
+		{ \
+			const KeyHash *run = (b)->chunks[_pos / CHUNK_KEYS]; \
+			size_t		len = (size_t) Min((uint64) CHUNK_KEYS, (b)->n - _pos); \
+			stmt; \
+		} \
+	} while (0)
 
 PG_FUNCTION_INFO_V1(bloom_agg_exact_trans);
 Datum
@@ -283,15 +369,16 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 				 errmsg("fp_chance and sstable_version must be the same for every row of bloom_agg")));
 	for (i = 0; i < EXACT_BUCKETS; i++)
 	{
-		HashBucket *ba = &a->buckets[i];
 		HashBucket *bb = &b->buckets[i];
 
 		CHECK_FOR_INTERRUPTS();
-		if (bb->n == 0)
-			continue;
-		bucket_reserve(a->mcxt, ba, bb->n);
-		memcpy(ba->h + ba->n, bb->h, bb->n * sizeof(KeyHash));
-		ba->n += bb->n;
+		FOREACH_BUCKET_RUN(bb, run, len,
+						   {
+							   size_t		j;
+
+							   for (j = 0; j < len; j++)
+								   exact_add(a, run[j].h1, run[j].h2);
+						   });
 	}
 	PG_RETURN_POINTER(a);
 }
@@ -333,10 +420,11 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 	{
 		HashBucket *b = &st->buckets[i];
 
-		if (b->n == 0)
-			continue;
-		memcpy(p, b->h, b->n * sizeof(KeyHash));
-		p += b->n * sizeof(KeyHash);
+		FOREACH_BUCKET_RUN(b, run, len,
+						   {
+							   memcpy(p, run, len * sizeof(KeyHash));
+							   p += len * sizeof(KeyHash);
+						   });
 	}
 	PG_RETURN_BYTEA_P(out);
 }
@@ -408,8 +496,8 @@ bloom_agg_exact_final(PG_FUNCTION_ARGS)
 		HashBucket *hb = &st->buckets[i];
 
 		CHECK_FOR_INTERRUPTS();
-		if (hb->n > 0)
-			bc_filter_add_hashes(&f, (const int64_t *) hb->h, hb->n);
+		FOREACH_BUCKET_RUN(hb, run, len,
+						   bc_filter_add_hashes(&f, (const int64_t *) run, len));
 	}
 	PG_RETURN_BLOOM_P(b);
 }
