@@ -31,6 +31,15 @@ SELECT bloom_agg(k) AS empty_input FROM keys WHERE false;
 SELECT bloom_agg(k, 0.1) AS empty_input_fp FROM keys WHERE false;
 SELECT bloom_agg(NULL::text, 0.1) AS only_nulls_keep_fp;
 
+-- many duplicates arriving late and early, across the state's chunk and
+-- deduplication boundaries: the count (and so the size) is the distinct one
+SELECT bloom_agg(g % 50000) = bloom_agg(DISTINCT g % 50000) AS dedup_many,
+       bloom_agg(g % 50000) = bloom_agg(g % 50000, 0.01, 50000) AS dedup_sized,
+       (bloom_info(bloom_agg(g % 50000))).word_count = (bloom_sizing(50000, 0.01)).word_count AS sized_for_distinct
+FROM generate_series(1, 400000) g;
+SELECT bloom_agg(k) = bloom_agg(k, 0.01, 150000) AS late_duplicates
+FROM (SELECT g AS k FROM generate_series(1, 150000) g UNION ALL SELECT g FROM generate_series(1, 150000) g) s;
+
 -- typed keys
 SELECT bloom_export(bloom_agg(g, 0.001)) = test_file('vectors/filter_int_10000_p001.db') AS int_keys_golden
 FROM generate_series(0, 9999) g;
