@@ -269,6 +269,56 @@ exact_add(ExactState *st, int64 h1, int64 h2)
 	b->n++;
 }
 
+/*
+ * Append a run of hashes that all belong to bucket b, chunk by chunk with
+ * memcpy (combining and deserializing states).  Deduplication waits for
+ * the next compaction.
+ */
+static void
+bucket_append_run(ExactState *st, HashBucket *b, const KeyHash *src, uint64 count)
+{
+	while (count > 0)
+	{
+		uint64		room;
+		uint64		take;
+
+		if (b->n == (uint64) b->nchunks * CHUNK_KEYS)
+		{
+			if ((uint64) b->nchunks * CHUNK_KEYS >= (uint64) PG_UINT32_MAX - CHUNK_KEYS)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("too many distinct keys for bloom_agg")));
+			bucket_add_chunk(st, b);
+		}
+		room = (uint64) b->nchunks * CHUNK_KEYS - b->n;
+		take = Min(room, count);
+		memcpy(BUCKET_AT(b, b->n), src, take * sizeof(KeyHash));
+		b->n += take;
+		src += take;
+		count -= take;
+	}
+}
+
+/* Append hashes of any buckets, split into runs of one bucket each. */
+static void
+exact_append(ExactState *st, const KeyHash *src, uint64 count)
+{
+	uint64		i = 0;
+
+	while (i < count)
+	{
+		int			bucket = bucket_of(src[i].h1);
+		uint64		j = i + 1;
+
+		while (j < count && bucket_of(src[j].h1) == bucket)
+			j++;
+		bucket_append_run(st, &st->buckets[bucket], src + i, j - i);
+		i = j;
+		if ((i & 0xfffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+}
+
 /* Deduplicate every bucket; returns the number of distinct hashes. */
 static uint64
 exact_compact_all(ExactState *st)
@@ -373,12 +423,7 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 
 		CHECK_FOR_INTERRUPTS();
 		FOREACH_BUCKET_RUN(bb, run, len,
-						   {
-							   size_t		j;
-
-							   for (j = 0; j < len; j++)
-								   exact_add(a, run[j].h1, run[j].h2);
-						   });
+						   bucket_append_run(a, &a->buckets[i], run, len));
 	}
 	PG_RETURN_POINTER(a);
 }
@@ -438,8 +483,7 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 	const char *data = VARDATA_ANY(in);
 	Size		len = VARSIZE_ANY_EXHDR(in);
 	double		fp;
-	uint64		n,
-				i;
+	uint64		n;
 	uint64		order;
 	ExactState *st;
 
@@ -461,15 +505,21 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 				 errmsg("invalid bloom_agg state: length does not match its key count")));
 	check_fp(fp);
 	st = exact_new(ctx, fp, (bc_order) order);
-	data += EXACT_SER_HDR;
-	for (i = 0; i < n; i++)
+	/* the hashes are laid out bucket by bucket: appended run by run */
+	if (n > 0)
 	{
-		KeyHash		kh;
+		const KeyHash *src = (const KeyHash *) (data + EXACT_SER_HDR);
+		KeyHash    *copy = NULL;
 
-		if ((i & 0xffff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		memcpy(&kh, data + i * sizeof(KeyHash), sizeof(KeyHash));
-		exact_add(st, kh.h1, kh.h2);
+		if ((uintptr_t) src % MAXIMUM_ALIGNOF != 0)
+		{
+			copy = palloc_extended(n * sizeof(KeyHash), MCXT_ALLOC_HUGE);
+			memcpy(copy, src, n * sizeof(KeyHash));
+			src = copy;
+		}
+		exact_append(st, src, n);
+		if (copy)
+			pfree(copy);
 	}
 	PG_RETURN_POINTER(st);
 }
