@@ -411,6 +411,11 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 
 	if (b == NULL)
 		PG_RETURN_POINTER(a);
+	/* the first state of a group is adopted, not copied: b lives in the
+	 * aggregate context too (this function's deserializer and transition
+	 * function allocate there) and nothing else refers to it afterwards */
+	if (a == NULL && b->mcxt == ctx)
+		PG_RETURN_POINTER(b);
 	if (a == NULL)
 		a = exact_new(ctx, b->fp, b->order);
 	else if (a->fp != b->fp || a->order != b->order)
