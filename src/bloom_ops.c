@@ -114,7 +114,7 @@ PG_FUNCTION_INFO_V1(bloom_add);
 Datum
 bloom_add(PG_FUNCTION_ARGS)
 {
-	Bloom	   *b = bloom_copy(PG_GETARG_BLOOM_P(0));
+	Bloom	   *b = (Bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
 	bc_filter	f;
 	int64		h1,
 				h2;
@@ -186,7 +186,7 @@ PG_FUNCTION_INFO_V1(bloom_union);
 Datum
 bloom_union(PG_FUNCTION_ARGS)
 {
-	Bloom	   *a = bloom_copy(PG_GETARG_BLOOM_P(0));
+	Bloom	   *a = (Bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
 
 	bloom_combine_into(a, PG_GETARG_BLOOM_P(1), false);
 	PG_RETURN_BLOOM_P(a);
@@ -196,7 +196,7 @@ PG_FUNCTION_INFO_V1(bloom_intersect);
 Datum
 bloom_intersect(PG_FUNCTION_ARGS)
 {
-	Bloom	   *a = bloom_copy(PG_GETARG_BLOOM_P(0));
+	Bloom	   *a = (Bloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
 
 	bloom_combine_into(a, PG_GETARG_BLOOM_P(1), true);
 	PG_RETURN_BLOOM_P(a);
