@@ -18,10 +18,7 @@ cd "$ROOT"
 
 bc_install_deps
 
-bc_log "building bloomcass"
-make -j"$(nproc 2>/dev/null || echo 2)" PG_CONFIG="$PG_CONFIG"
-bc_log "installing bloomcass"
-make PG_CONFIG="$PG_CONFIG" install
+bc_build_install
 
 bc_cluster_start
 

@@ -78,6 +78,14 @@ bc_install_deps() {
 # ---------------------------------------------------------------------------
 
 # Directory holding initdb, pg_ctl and postgres for the cluster.
+# Build the extension and install it into the PostgreSQL installation.
+bc_build_install() {
+	bc_log "building bloomcass"
+	make -j"$(nproc 2>/dev/null || echo 2)" PG_CONFIG="$PG_CONFIG"
+	bc_log "installing bloomcass"
+	make PG_CONFIG="$PG_CONFIG" install
+}
+
 _bc_bindir() {
 	local bindir
 	if [[ -n ${PG_CONFIG:-} ]] && bindir=$("$PG_CONFIG" --bindir 2>/dev/null) &&

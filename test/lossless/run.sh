@@ -32,10 +32,7 @@ cd "$ROOT"
 BIG_MIN_BYTES=50000000   # the big filter must be at least this large
 
 bc_install_deps
-bc_log "building bloomcass"
-make -j"$(nproc 2>/dev/null || echo 2)" PG_CONFIG="$PG_CONFIG" >/dev/null
-bc_log "installing bloomcass"
-make PG_CONFIG="$PG_CONFIG" install >/dev/null
+bc_build_install >/dev/null
 
 bc_cluster_start
 DATA=$(bc_server_copy test/data/real-filters)

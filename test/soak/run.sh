@@ -46,10 +46,7 @@ SLICE=2500           # agg.sql aggregates two slices of this many keys
 [[ $SOAK_SECONDS =~ ^[1-9][0-9]*$ ]] || bc_die "SOAK_SECONDS must be a positive integer"
 
 bc_install_deps
-bc_log "building bloomcass"
-make -j"$(nproc 2>/dev/null || echo 2)" PG_CONFIG="$PG_CONFIG" >/dev/null
-bc_log "installing bloomcass"
-make PG_CONFIG="$PG_CONFIG" install >/dev/null
+bc_build_install >/dev/null
 
 bc_cluster_start
 WORK=$BC_CLUSTER_DIR/soak
