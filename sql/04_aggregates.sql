@@ -40,6 +40,16 @@ FROM generate_series(1, 400000) g;
 SELECT bloom_agg(k) = bloom_agg(k, 0.01, 150000) AS late_duplicates
 FROM (SELECT g AS k FROM generate_series(1, 150000) g UNION ALL SELECT g FROM generate_series(1, 150000) g) s;
 
+-- GROUP BY: small groups stay in a compact state, large ones spread out;
+-- each group's filter is sized for its own distinct keys
+WITH src AS (SELECT n % 7 AS grp, (n * 7919) % (10 + (n % 7) * 3000) AS k
+             FROM generate_series(1, 120000) n),
+     d AS (SELECT grp, count(DISTINCT k) AS nd FROM src GROUP BY grp)
+SELECT count(*) AS groups, count(*) FILTER (WHERE f = g) AS identical_to_sized,
+       min(nd) AS smallest, max(nd) AS largest
+FROM (SELECT s.grp, bloom_agg(s.k) AS f, bloom_agg(s.k, 0.01, d.nd) AS g
+      FROM src s JOIN d USING (grp) GROUP BY s.grp) t JOIN d USING (grp);
+
 -- typed keys
 SELECT bloom_export(bloom_agg(g, 0.001)) = test_file('vectors/filter_int_10000_p001.db') AS int_keys_golden
 FROM generate_series(0, 9999) g;

@@ -32,7 +32,7 @@
  * Exact mode
  *
  * The hashes are kept in EXACT_BUCKETS buckets chosen by the top bits of
- * h1 (uniform for any key set).  A bucket is a list of fixed-size chunks of
+ * h1 (uniform for any key set); a small state keeps them in one.  A bucket is a list of fixed-size chunks of
  * hashes, carved from large slabs: nothing is ever copied to grow, the
  * slabs are advised to use transparent huge pages (first touches of fresh
  * memory dominate the cost otherwise), and no single allocation holds every
@@ -54,7 +54,7 @@ StaticAssertDecl(sizeof(KeyHash) == 2 * sizeof(int64), "KeyHash is two int64");
 #define EXACT_BUCKET_BITS 10
 #define EXACT_BUCKETS (1 << EXACT_BUCKET_BITS)
 #define CHUNK_KEYS 64			/* hashes per chunk (1 kB) */
-#define SLAB_MIN ((Size) 64 * 1024)
+#define SLAB_MIN ((Size) 16 * 1024)
 #define SLAB_MAX ((Size) 32 * 1024 * 1024)
 
 typedef struct HashBucket
@@ -79,8 +79,20 @@ typedef struct ExactState
 	Size		slab_total;		/* bytes of all slabs so far */
 	KeyHash    *free_chunks;	/* chunks released by compaction, linked
 								 * through their first word */
-	HashBucket	buckets[EXACT_BUCKETS];
+	/*
+	 * A small state keeps every hash in one bucket (a group of a GROUP BY
+	 * with few keys then costs a few kB, not a chunk per bucket touched);
+	 * past FLAT_MAX distinct hashes they are spread over EXACT_BUCKETS.
+	 */
+	HashBucket	flat;
+	HashBucket *buckets;		/* NULL while flat */
 } ExactState;
+
+#define FLAT_MAX 8192
+
+/* number of buckets in use, and bucket i */
+#define EXACT_NBUCKETS(st) ((st)->buckets ? EXACT_BUCKETS : 1)
+#define EXACT_BUCKET(st, i) ((st)->buckets ? &(st)->buckets[i] : &(st)->flat)
 
 static inline int
 bucket_of(int64 h1)
@@ -255,19 +267,43 @@ bucket_make_room(ExactState *st, HashBucket *b)
 	bucket_add_chunk(st, b);
 }
 
+static void exact_spread(ExactState *st);
+
 static inline void
 exact_add(ExactState *st, int64 h1, int64 h2)
 {
-	HashBucket *b = &st->buckets[bucket_of(h1)];
+	HashBucket *b = st->buckets ? &st->buckets[bucket_of(h1)] : &st->flat;
 	KeyHash    *slot;
 
 	if (b->n == (uint64) b->nchunks * CHUNK_KEYS)
+	{
 		bucket_make_room(st, b);
+		if (st->buckets == NULL && b->n >= FLAT_MAX)
+		{
+			/* still large once deduplicated: spread, then add there */
+			exact_spread(st);
+			b = &st->buckets[bucket_of(h1)];
+			if (b->n == (uint64) b->nchunks * CHUNK_KEYS)
+				bucket_make_room(st, b);
+		}
+	}
 	slot = BUCKET_AT(b, b->n);
 	slot->h1 = h1;
 	slot->h2 = h2;
 	b->n++;
 }
+
+/* Call fn on each run of consecutive hashes of a bucket (at most a chunk). */
+#define FOREACH_BUCKET_RUN(b, run, len, stmt) \
+	do { \
+		uint64		_pos; \
+		for (_pos = 0; _pos < (b)->n; _pos += CHUNK_KEYS) \
+		{ \
+			const KeyHash *run = (b)->chunks[_pos / CHUNK_KEYS]; \
+			size_t		len = (size_t) Min((uint64) CHUNK_KEYS, (b)->n - _pos); \
+			stmt; \
+		} \
+	} while (0)
 
 /*
  * Append a run of hashes that all belong to bucket b, chunk by chunk with
@@ -310,6 +346,21 @@ exact_append(ExactState *st, const KeyHash *src, uint64 count)
 		int			bucket = bucket_of(src[i].h1);
 		uint64		j = i + 1;
 
+		if (st->buckets == NULL)
+		{
+			/* flat: take what fits under FLAT_MAX, then spread */
+			uint64		take = Min(count - i, FLAT_MAX);
+
+			bucket_append_run(st, &st->flat, src + i, take);
+			i += take;
+			if (st->flat.n >= FLAT_MAX)
+			{
+				bucket_compact(st, &st->flat);
+				if (st->flat.n >= FLAT_MAX / 2)
+					exact_spread(st);
+			}
+			continue;
+		}
 		while (j < count && bucket_of(src[j].h1) == bucket)
 			j++;
 		bucket_append_run(st, &st->buckets[bucket], src + i, j - i);
@@ -319,6 +370,25 @@ exact_append(ExactState *st, const KeyHash *src, uint64 count)
 	}
 }
 
+/* Leave the flat layout: move the flat bucket's hashes into buckets. */
+static void
+exact_spread(ExactState *st)
+{
+	HashBucket	flat = st->flat;
+	uint32		c;
+
+	st->buckets = MemoryContextAllocZero(st->mcxt, sizeof(HashBucket) * EXACT_BUCKETS);
+	memset(&st->flat, 0, sizeof(HashBucket));
+	FOREACH_BUCKET_RUN(&flat, run, len, exact_append(st, run, len));
+	for (c = 0; c < flat.nchunks; c++)
+	{
+		memcpy(flat.chunks[c], &st->free_chunks, sizeof(KeyHash *));
+		st->free_chunks = flat.chunks[c];
+	}
+	if (flat.chunks)
+		pfree(flat.chunks);
+}
+
 /* Deduplicate every bucket; returns the number of distinct hashes. */
 static uint64
 exact_compact_all(ExactState *st)
@@ -326,26 +396,15 @@ exact_compact_all(ExactState *st)
 	uint64		total = 0;
 	int			i;
 
-	for (i = 0; i < EXACT_BUCKETS; i++)
+	for (i = 0; i < EXACT_NBUCKETS(st); i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		bucket_compact(st, &st->buckets[i]);
-		total += st->buckets[i].n;
+		bucket_compact(st, EXACT_BUCKET(st, i));
+		total += EXACT_BUCKET(st, i)->n;
 	}
 	return total;
 }
 
-/* Call fn on each run of consecutive hashes of a bucket (at most a chunk). */
-#define FOREACH_BUCKET_RUN(b, run, len, stmt) \
-	do { \
-		uint64		_pos; \
-		for (_pos = 0; _pos < (b)->n; _pos += CHUNK_KEYS) \
-		{ \
-			const KeyHash *run = (b)->chunks[_pos / CHUNK_KEYS]; \
-			size_t		len = (size_t) Min((uint64) CHUNK_KEYS, (b)->n - _pos); \
-			stmt; \
-		} \
-	} while (0)
 
 PG_FUNCTION_INFO_V1(bloom_agg_exact_trans);
 Datum
@@ -422,13 +481,12 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("fp_chance and sstable_version must be the same for every row of bloom_agg")));
-	for (i = 0; i < EXACT_BUCKETS; i++)
+	for (i = 0; i < EXACT_NBUCKETS(b); i++)
 	{
-		HashBucket *bb = &b->buckets[i];
+		HashBucket *bb = EXACT_BUCKET(b, i);
 
 		CHECK_FOR_INTERRUPTS();
-		FOREACH_BUCKET_RUN(bb, run, len,
-						   bucket_append_run(a, &a->buckets[i], run, len));
+		FOREACH_BUCKET_RUN(bb, run, len, exact_append(a, run, len));
 	}
 	PG_RETURN_POINTER(a);
 }
@@ -466,9 +524,9 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 	memcpy(p + sizeof(double), &n, sizeof(uint64));
 	memcpy(p + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
 	p += EXACT_SER_HDR;
-	for (i = 0; i < EXACT_BUCKETS; i++)
+	for (i = 0; i < EXACT_NBUCKETS(st); i++)
 	{
-		HashBucket *b = &st->buckets[i];
+		HashBucket *b = EXACT_BUCKET(st, i);
 
 		FOREACH_BUCKET_RUN(b, run, len,
 						   {
@@ -546,9 +604,9 @@ bloom_agg_exact_final(PG_FUNCTION_ARGS)
 	n = exact_compact_all(st);
 	b = bloom_create_sized((int64) n, st->fp, st->order);
 	bloom_view(b, &f);
-	for (i = 0; i < EXACT_BUCKETS; i++)
+	for (i = 0; i < EXACT_NBUCKETS(st); i++)
 	{
-		HashBucket *hb = &st->buckets[i];
+		HashBucket *hb = EXACT_BUCKET(st, i);
 
 		CHECK_FOR_INTERRUPTS();
 		FOREACH_BUCKET_RUN(hb, run, len,
