@@ -343,8 +343,8 @@ exact_append(ExactState *st, const KeyHash *src, uint64 count)
 
 	while (i < count)
 	{
-		int			bucket = bucket_of(src[i].h1);
-		uint64		j = i + 1;
+		int			bucket;
+		uint64		j;
 
 		if (st->buckets == NULL)
 		{
@@ -361,6 +361,8 @@ exact_append(ExactState *st, const KeyHash *src, uint64 count)
 			}
 			continue;
 		}
+		bucket = bucket_of(src[i].h1);
+		j = i + 1;
 		while (j < count && bucket_of(src[j].h1) == bucket)
 			j++;
 		bucket_append_run(st, &st->buckets[bucket], src + i, j - i);

@@ -352,8 +352,6 @@ cassandra_token(PG_FUNCTION_ARGS)
 /* Key types of cassandra_key's arguments, cached per call site. */
 typedef struct CompositeCache
 {
-	int			nargs;
-	Oid			elemtype;		/* for an explicit VARIADIC array */
 	BloomKeyType **types;
 } CompositeCache;
 
@@ -462,7 +460,6 @@ cassandra_key(PG_FUNCTION_ARGS)
 	if (cc == NULL)
 	{
 		cc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CompositeCache));
-		cc->nargs = n;
 		cc->types = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt,
 										   sizeof(BloomKeyType *) * Max(n, 1));
 		fcinfo->flinfo->fn_extra = cc;
