@@ -111,8 +111,60 @@ FROM serial_result s, parallel_result p;
 CREATE TABLE parts AS SELECT id % 10 AS part, bloom_agg(k, 0.001, 200000) AS f FROM big GROUP BY 1;
 SELECT bloom_union_agg(f) = (SELECT streaming FROM serial_result) AS parallel_union_of_parts
 FROM (SELECT f FROM parts, generate_series(1, 50)) s;
+-- the leader taking part: its own partial state is handed over within the
+-- process, the workers' states arrive as bytes; plain, grouped (hashed and
+-- sorted partial aggregation) and with duplicates spread over the workers
+SET parallel_leader_participation = on;
+CREATE TABLE parallel_leader AS
+SELECT bloom_agg(k) AS exact, bloom_agg(k, 0.01, 'lb') AS old FROM big;
+SELECT s.exact = p.exact AS exact_identical, s.old = p.old AS old_order_identical
+FROM serial_result s, parallel_leader p;
+CREATE TABLE big3 AS SELECT k FROM big, generate_series(1, 3) r ORDER BY random();
+ANALYZE big3;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(k) FROM big3;
+SELECT bloom_agg(k) = (SELECT exact FROM serial_result) AS duplicates_identical FROM big3;
+CREATE TABLE bg AS SELECT id % 4 AS g, k FROM big;
+ANALYZE bg;
+SET parallel_tuple_cost = 1;
+EXPLAIN (COSTS OFF) SELECT g, bloom_agg(k) FROM bg GROUP BY 1;
+CREATE TABLE grouped_hashed AS SELECT g, bloom_agg(k) AS f FROM bg GROUP BY 1;
+SET enable_hashagg = off;
+EXPLAIN (COSTS OFF) SELECT g, bloom_agg(k) FROM bg GROUP BY 1;
+CREATE TABLE grouped_sorted AS SELECT g, bloom_agg(k) AS f FROM bg GROUP BY 1;
+RESET enable_hashagg;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE grouped_serial AS SELECT g, bloom_agg(k) AS f FROM bg GROUP BY 1;
+SELECT s.g, s.f = h.f AS hashed_identical, s.f = o.f AS sorted_identical, bloom_cardinality(s.f)::int / 1000 AS thousands
+FROM grouped_serial s JOIN grouped_hashed h USING (g) JOIN grouped_sorted o USING (g) ORDER BY 1;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
+
+-- partitionwise aggregation in one process: each partition's partial state
+-- is handed over to the finalizing aggregate (adopted, or copied and freed)
+CREATE TABLE big_parts (id int, k text) PARTITION BY RANGE (id);
+CREATE TABLE big_parts_1 PARTITION OF big_parts FOR VALUES FROM (1) TO (60000);
+CREATE TABLE big_parts_2 PARTITION OF big_parts FOR VALUES FROM (60000) TO (150000);
+CREATE TABLE big_parts_3 PARTITION OF big_parts FOR VALUES FROM (150000) TO (200001);
+INSERT INTO big_parts SELECT id, k FROM big;
+INSERT INTO big_parts SELECT id, k FROM big WHERE id % 3 = 0;
+ANALYZE big_parts;
+SET enable_partitionwise_aggregate = on;
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(k) FROM big_parts;
+SELECT bloom_agg(k) = (SELECT exact FROM serial_result) AS partitionwise_identical,
+       bloom_agg(k, 0.01, 'lb') = (SELECT old FROM serial_result) AS partitionwise_old_identical
+FROM big_parts;
+-- grouped: each group's states of two partitions, adopted then copied
+CREATE TABLE bg_parts (g int, k text) PARTITION BY LIST (g);
+CREATE TABLE bg_parts_01 PARTITION OF bg_parts FOR VALUES IN (0, 1);
+CREATE TABLE bg_parts_23 PARTITION OF bg_parts FOR VALUES IN (2, 3);
+INSERT INTO bg_parts SELECT g, k FROM bg;
+ANALYZE bg_parts;
+EXPLAIN (COSTS OFF) SELECT g % 2, bloom_agg(k) FROM bg_parts GROUP BY 1;
+SELECT g2, f = (SELECT bloom_agg(k) FROM bg WHERE g % 2 = g2) AS grouped_partitionwise_identical
+FROM (SELECT g % 2 AS g2, bloom_agg(k) AS f FROM bg_parts GROUP BY 1) s ORDER BY 1;
+RESET enable_partitionwise_aggregate;
+RESET max_parallel_workers_per_gather;

@@ -2,8 +2,8 @@
  * bloom_agg.c - the aggregates.
  *
  * bloom_agg(key [, fp_chance]) - exact mode.  The state keeps the 128-bit
- *   murmur3 hash of every key, deduplicated by sorting whenever the array
- *   fills, so the final filter is sized for the number of distinct keys
+ *   murmur3 hash of every key, deduplicated as it grows (see below), so
+ *   the final filter is sized for the number of distinct keys
  *   exactly as Cassandra sizes the filter of a flushed SSTable.  Two keys
  *   count as one only if their 128-bit hashes collide (then they also set
  *   the same bits, so the filter bytes are unaffected; only the size
@@ -17,11 +17,12 @@
  */
 #include "postgres.h"
 
-#include <sys/mman.h>
-
+#include "access/parallel.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
 #include "utils/builtins.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
 
 #include "bloomcass.h"
@@ -73,10 +74,13 @@ typedef struct ExactState
 {
 	double		fp;
 	bc_order	order;			/* hash order of the SSTable version asked for */
-	MemoryContext mcxt;
+	MemoryContext aggcxt;		/* aggregate context the state belongs to */
+	MemoryContext mcxt;			/* where its memory is: aggcxt while flat,
+								 * then a child context of its own */
 	char	   *slab;			/* free space of the current slab */
 	Size		slab_left;
 	Size		slab_total;		/* bytes of all slabs so far */
+	Size		slab_hint;		/* bytes about to be appended (a merge) */
 	KeyHash    *free_chunks;	/* chunks released by compaction, linked
 								 * through their first word */
 	/*
@@ -86,6 +90,22 @@ typedef struct ExactState
 	 */
 	HashBucket	flat;
 	HashBucket *buckets;		/* NULL while flat */
+	bool		dups_found;		/* some compaction removed a duplicate */
+
+	/*
+	 * A deserialized state only borrows its hashes from the serialized
+	 * bytes (alive while the combine function that receives it runs, which
+	 * copies them once, straight into its own state): then mcxt is NULL and
+	 * the fields below are set.
+	 */
+	const char *ser;			/* ser_n hashes, bucket by bucket */
+	const char *ser_counts;		/* ser_nbuckets uint32 counts */
+	uint32		ser_nbuckets;
+	uint64		ser_n;
+
+	/* a deserialized hand-over (see below): the state handed over */
+	struct ExactState *handed;
+	bool		passed_on;		/* serialized by hand-over: no longer usable */
 } ExactState;
 
 #define FLAT_MAX 8192
@@ -126,6 +146,7 @@ exact_new(MemoryContext ctx, double fp, bc_order order)
 
 	st->fp = fp;
 	st->order = order;
+	st->aggcxt = ctx;
 	st->mcxt = ctx;
 	return st;
 }
@@ -146,22 +167,11 @@ chunk_alloc(ExactState *st)
 	{
 		/* a quarter of what the state holds so far, so at most a quarter
 		 * of it is slack (and at most SLAB_MAX once it is large) */
-		Size		size = Max(SLAB_MIN, Min(SLAB_MAX, st->slab_total / 4));
+		Size		size = Max(SLAB_MIN, Min(SLAB_MAX, Max(st->slab_total / 4, st->slab_hint)));
 
 		size -= size % (CHUNK_KEYS * sizeof(KeyHash));
 
-		st->slab = MemoryContextAllocHuge(st->mcxt, size);
-#ifdef MADV_HUGEPAGE
-		if (size >= (Size) 4 * 1024 * 1024)
-		{
-			uintptr_t	hp = (uintptr_t) 2 * 1024 * 1024;
-			uintptr_t	start = ((uintptr_t) st->slab + hp - 1) & ~(hp - 1);
-			uintptr_t	end = ((uintptr_t) st->slab + size) & ~(hp - 1);
-
-			if (end > start)
-				(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
-		}
-#endif
+		st->slab = bloom_palloc_large(st->mcxt, size);
 		st->slab_left = size;
 		st->slab_total += size;
 	}
@@ -232,6 +242,8 @@ bucket_compact(ExactState *st, HashBucket *b)
 	}
 	pfree(tab);
 	b->dups_seen = (b->n - out) >= b->n / 8;
+	if (out < b->n)
+		st->dups_found = true;
 	b->n = out;
 	b->unique = out;
 	keep = (uint32) ((out + CHUNK_KEYS - 1) / CHUNK_KEYS);
@@ -268,6 +280,13 @@ bucket_make_room(ExactState *st, HashBucket *b)
 }
 
 static void exact_spread(ExactState *st);
+
+static void
+exact_check_usable(const ExactState *st)
+{
+	if (st->passed_on)
+		elog(ERROR, "bloom_agg state used after it was handed over");
+}
 
 static inline void
 exact_add(ExactState *st, int64 h1, int64 h2)
@@ -307,11 +326,11 @@ exact_add(ExactState *st, int64 h1, int64 h2)
 
 /*
  * Append a run of hashes that all belong to bucket b, chunk by chunk with
- * memcpy (combining and deserializing states).  Deduplication waits for
- * the next compaction.
+ * memcpy (combining states; the source may be unaligned serialized
+ * bytes).  Deduplication waits for the next compaction.
  */
 static void
-bucket_append_run(ExactState *st, HashBucket *b, const KeyHash *src, uint64 count)
+bucket_append_run(ExactState *st, HashBucket *b, const char *src, uint64 count)
 {
 	while (count > 0)
 	{
@@ -330,7 +349,7 @@ bucket_append_run(ExactState *st, HashBucket *b, const KeyHash *src, uint64 coun
 		take = Min(room, count);
 		memcpy(BUCKET_AT(b, b->n), src, take * sizeof(KeyHash));
 		b->n += take;
-		src += take;
+		src += take * sizeof(KeyHash);
 		count -= take;
 	}
 }
@@ -351,7 +370,7 @@ exact_append(ExactState *st, const KeyHash *src, uint64 count)
 			/* flat: take what fits under FLAT_MAX, then spread */
 			uint64		take = Min(count - i, FLAT_MAX);
 
-			bucket_append_run(st, &st->flat, src + i, take);
+			bucket_append_run(st, &st->flat, (const char *) (src + i), take);
 			i += take;
 			if (st->flat.n >= FLAT_MAX)
 			{
@@ -365,7 +384,7 @@ exact_append(ExactState *st, const KeyHash *src, uint64 count)
 		j = i + 1;
 		while (j < count && bucket_of(src[j].h1) == bucket)
 			j++;
-		bucket_append_run(st, &st->buckets[bucket], src + i, j - i);
+		bucket_append_run(st, &st->buckets[bucket], (const char *) (src + i), j - i);
 		i = j;
 		if ((i & 0xfffff) == 0)
 			CHECK_FOR_INTERRUPTS();
@@ -377,16 +396,21 @@ static void
 exact_spread(ExactState *st)
 {
 	HashBucket	flat = st->flat;
-	uint32		c;
 
+	/*
+	 * From here on the state's memory is a context of its own (a child of
+	 * the aggregate context, so accounted there), which can be handed over
+	 * whole (see bloom_agg_exact_serialize).  The flat chunks stay behind in
+	 * the aggregate context (at most FLAT_MAX hashes), not reused.
+	 */
+	st->mcxt = AllocSetContextCreate(st->aggcxt, "bloom_agg exact state",
+									 ALLOCSET_DEFAULT_SIZES);
+	st->slab = NULL;
+	st->slab_left = 0;
+	st->free_chunks = NULL;
 	st->buckets = MemoryContextAllocZero(st->mcxt, sizeof(HashBucket) * EXACT_BUCKETS);
 	memset(&st->flat, 0, sizeof(HashBucket));
 	FOREACH_BUCKET_RUN(&flat, run, len, exact_append(st, run, len));
-	for (c = 0; c < flat.nchunks; c++)
-	{
-		memcpy(flat.chunks[c], &st->free_chunks, sizeof(KeyHash *));
-		st->free_chunks = flat.chunks[c];
-	}
 	if (flat.chunks)
 		pfree(flat.chunks);
 }
@@ -444,6 +468,8 @@ bloom_agg_exact_trans(PG_FUNCTION_ARGS)
 		check_fp(fp);
 		st = exact_new(ctx, fp, order);
 	}
+	else if (st->passed_on)
+		exact_check_usable(st);
 	else if (fp != st->fp)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -461,6 +487,144 @@ bloom_agg_exact_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
+/* ---------------------------------------------------------------------
+ * Hand-over within one process
+ *
+ * The leader of a parallel plan serializes its own partial state and
+ * deserializes it again itself (so does any process running a
+ * partitionwise partial aggregate).  Turning that state into bytes would
+ * copy its hashes (and PostgreSQL copies the first row of a Finalize
+ * Aggregate twice more), each copy the size of the largest value of the
+ * query, in fresh memory.  Instead a spread state, whose memory is a
+ * context of its own, is handed over: the context moves under the query's
+ * context, a backend-local registry records it under a serial number, and
+ * the serialized value carries only that number and the process id.
+ * Deserializing looks the number up and removes it, so a hand-over is
+ * taken once, and a stale or foreign number is an error, never a dangling
+ * pointer.  The combine function adopts the state (its context moves under
+ * the combining aggregate context) or copies from it and frees it.  An
+ * unclaimed state goes with the query's memory, and its registry entry
+ * with it (a reset callback).  Parallel workers always serialize the
+ * hashes themselves.
+ * --------------------------------------------------------------------- */
+typedef struct HandoverEntry
+{
+	uint64		id;				/* hash key */
+	ExactState *st;
+} HandoverEntry;
+
+typedef struct HandoverCallback
+{
+	MemoryContextCallback cb;
+	uint64		id;
+} HandoverCallback;
+
+static HTAB *handovers = NULL;
+static uint64 handover_last_id = 0;
+
+static void
+handover_forget(void *arg)
+{
+	HandoverCallback *hc = (HandoverCallback *) arg;
+
+	if (handovers != NULL)
+		(void) hash_search(handovers, &hc->id, HASH_REMOVE, NULL);
+}
+
+/* Register st (spread: memory of its own) for hand-over; returns its id. */
+static uint64
+handover_register(ExactState *st, MemoryContext query_cxt)
+{
+	ExactState *h = MemoryContextAlloc(st->mcxt, sizeof(ExactState));
+	HandoverCallback *hc = MemoryContextAlloc(st->mcxt, sizeof(HandoverCallback));
+	HandoverEntry *e;
+
+	if (handovers == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(uint64);
+		ctl.entrysize = sizeof(HandoverEntry);
+		handovers = hash_create("bloom_agg hand-overs", 16, &ctl, HASH_ELEM | HASH_BLOBS);
+	}
+	*h = *st;
+	hc->id = ++handover_last_id;
+	hc->cb.func = handover_forget;
+	hc->cb.arg = hc;
+	MemoryContextRegisterResetCallback(h->mcxt, &hc->cb);
+	e = (HandoverEntry *) hash_search(handovers, &hc->id, HASH_ENTER, NULL);
+	e->st = h;
+	MemoryContextSetParent(h->mcxt, query_cxt);
+	/* what the aggregate still holds is an empty shell */
+	memset(st, 0, sizeof(ExactState));
+	st->passed_on = true;
+	return hc->id;
+}
+
+/* Take a handed-over state (once), or NULL if there is none by that id. */
+static ExactState *
+handover_take(uint64 id)
+{
+	HandoverEntry *e;
+	ExactState *st;
+
+	if (handovers == NULL)
+		return NULL;
+	e = (HandoverEntry *) hash_search(handovers, &id, HASH_FIND, NULL);
+	if (e == NULL)
+		return NULL;
+	st = e->st;
+	(void) hash_search(handovers, &id, HASH_REMOVE, NULL);
+	return st;
+}
+
+/*
+ * Append a deserialized (borrowed) state's hashes: bucket by bucket with
+ * memcpy when both are spread, else through a small aligned buffer.
+ */
+static void
+exact_append_serialized(ExactState *st, const ExactState *b)
+{
+	const char *src = b->ser;
+
+	if (b->ser_nbuckets == EXACT_BUCKETS)
+	{
+		uint32		i;
+
+		if (st->buckets == NULL)
+			exact_spread(st);
+		/* one large slab (huge pages) rather than many small ones */
+		st->slab_hint = b->ser_n * sizeof(KeyHash) +
+			(Size) EXACT_BUCKETS * CHUNK_KEYS * sizeof(KeyHash);
+		for (i = 0; i < EXACT_BUCKETS; i++)
+		{
+			uint32		count;
+
+			memcpy(&count, b->ser_counts + i * sizeof(uint32), sizeof(uint32));
+			if (count > 0)
+				bucket_append_run(st, &st->buckets[i], src, count);
+			src += (Size) count * sizeof(KeyHash);
+			if ((i & 63) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+		st->slab_hint = 0;
+	}
+	else
+	{
+		KeyHash		buf[256];
+		uint64		done = 0;
+
+		while (done < b->ser_n)
+		{
+			uint64		take = Min(b->ser_n - done, (uint64) lengthof(buf));
+
+			memcpy(buf, src + done * sizeof(KeyHash), take * sizeof(KeyHash));
+			exact_append(st, buf, take);
+			done += take;
+		}
+	}
+}
+
 PG_FUNCTION_INFO_V1(bloom_agg_exact_combine);
 Datum
 bloom_agg_exact_combine(PG_FUNCTION_ARGS)
@@ -468,14 +632,31 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_exact_combine");
 	ExactState *a = PG_ARGISNULL(0) ? NULL : (ExactState *) PG_GETARG_POINTER(0);
 	ExactState *b = PG_ARGISNULL(1) ? NULL : (ExactState *) PG_GETARG_POINTER(1);
+	bool		handed = false;
 	int			i;
 
 	if (b == NULL)
 		PG_RETURN_POINTER(a);
-	/* the first state of a group is adopted, not copied: b lives in the
-	 * aggregate context too (this function's deserializer and transition
-	 * function allocate there) and nothing else refers to it afterwards */
-	if (a == NULL && b->mcxt == ctx)
+	if (a != NULL)
+		exact_check_usable(a);
+	exact_check_usable(b);
+	if (b->handed != NULL)
+	{
+		ExactState *h = b->handed;
+
+		/* the first state of a group: adopted */
+		if (a == NULL)
+		{
+			MemoryContextSetParent(h->mcxt, ctx);
+			h->aggcxt = ctx;
+			PG_RETURN_POINTER(h);
+		}
+		b = h;
+		handed = true;
+	}
+	/* a state of this aggregate context that nothing else refers to
+	 * afterwards is adopted too */
+	else if (a == NULL && b->aggcxt == ctx && b->ser == NULL)
 		PG_RETURN_POINTER(b);
 	if (a == NULL)
 		a = exact_new(ctx, b->fp, b->order);
@@ -483,20 +664,32 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("fp_chance and sstable_version must be the same for every row of bloom_agg")));
-	for (i = 0; i < EXACT_NBUCKETS(b); i++)
+	if (b->ser != NULL)
+		exact_append_serialized(a, b);
+	else
 	{
-		HashBucket *bb = EXACT_BUCKET(b, i);
+		for (i = 0; i < EXACT_NBUCKETS(b); i++)
+		{
+			HashBucket *bb = EXACT_BUCKET(b, i);
 
-		CHECK_FOR_INTERRUPTS();
-		FOREACH_BUCKET_RUN(bb, run, len, exact_append(a, run, len));
+			CHECK_FOR_INTERRUPTS();
+			FOREACH_BUCKET_RUN(bb, run, len, exact_append(a, run, len));
+		}
+		/* a handed-over state is freed once copied */
+		if (handed)
+			MemoryContextDelete(b->mcxt);
 	}
 	PG_RETURN_POINTER(a);
 }
 
-/* serialized: float8 fp, int64 count, int64 hash order, count * (int64 h1,
- * int64 h2), native byte order (states only travel between processes of
- * one server) */
-#define EXACT_SER_HDR (sizeof(double) + 2 * sizeof(uint64))
+/*
+ * Serialized: float8 fp, uint64 count, uint64 hash order, uint64 nbuckets
+ * (1 or EXACT_BUCKETS), uint32 count per bucket (padded to 8 bytes), then
+ * count * (int64 h1, int64 h2) bucket by bucket, deduplicated; native byte
+ * order (states only travel between processes of one server).
+ */
+#define EXACT_SER_HDR (sizeof(double) + 3 * sizeof(uint64))
+#define EXACT_SER_COUNTS(nb) TYPEALIGN(8, (Size) (nb) * sizeof(uint32))
 
 PG_FUNCTION_INFO_V1(bloom_agg_exact_serialize);
 Datum
@@ -504,29 +697,73 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 {
 	ExactState *st = (ExactState *) PG_GETARG_POINTER(0);
 	uint64		n,
-				order = (uint64) st->order;
+				order = (uint64) st->order,
+				nb = (uint64) EXACT_NBUCKETS(st);
+	Size		hdr = EXACT_SER_HDR + EXACT_SER_COUNTS(nb);
 	bytea	   *out;
 	char	   *p;
 	Size		size;
 	int			i;
 
 	agg_context(fcinfo, "bloom_agg_exact_serialize");
-	n = exact_compact_all(st);
-	if (n > (MaxAllocSize - VARHDRSZ - EXACT_SER_HDR) / sizeof(KeyHash))
+	exact_check_usable(st);
+	if (st->buckets != NULL && !IsParallelWorker() &&
+		fcinfo->context != NULL && IsA(fcinfo->context, AggState))
+	{
+		/* hand-over: fp, 0, order, 0 buckets, process id, registry id */
+		EState	   *estate = ((AggState *) fcinfo->context)->ss.ps.state;
+		uint64		ids[2];
+
+		ids[0] = (uint64) MyProcPid;
+		size = VARHDRSZ + EXACT_SER_HDR + sizeof(ids);
+		out = (bytea *) palloc0(size);
+		SET_VARSIZE(out, size);
+		p = VARDATA(out);
+		memcpy(p, &st->fp, sizeof(double));
+		memcpy(p + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
+		ids[1] = handover_register(st, estate->es_query_cxt);
+		memcpy(p + EXACT_SER_HDR, ids, sizeof(ids));
+		PG_RETURN_BYTEA_P(out);
+	}
+	/*
+	 * Deduplicate first, unless no compaction so far found a duplicate
+	 * (distinct keys, most likely): then that pass would only delay the
+	 * leader, which deduplicates the union anyway.  At worst (duplicates
+	 * only among the unchecked tails) the state travels at twice its
+	 * deduplicated size.
+	 */
+	if (st->dups_found)
+		n = exact_compact_all(st);
+	else
+	{
+		n = 0;
+		for (i = 0; i < (int) nb; i++)
+			n += EXACT_BUCKET(st, i)->n;
+	}
+	if (n > (MaxAllocSize - VARHDRSZ - hdr) / sizeof(KeyHash))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("bloom_agg state of " UINT64_FORMAT " distinct keys is too large to pass between parallel workers",
 						n),
 				 errhint("Run it without parallelism (SET max_parallel_workers_per_gather = 0).")));
-	size = VARHDRSZ + EXACT_SER_HDR + n * sizeof(KeyHash);
-	out = (bytea *) palloc(size);
+	size = VARHDRSZ + hdr + n * sizeof(KeyHash);
+	/* huge pages: the copy is large and its memory fresh */
+	out = (bytea *) bloom_palloc_large(CurrentMemoryContext, size);
 	SET_VARSIZE(out, size);
 	p = VARDATA(out);
+	memset(p, 0, hdr);
 	memcpy(p, &st->fp, sizeof(double));
 	memcpy(p + sizeof(double), &n, sizeof(uint64));
 	memcpy(p + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
-	p += EXACT_SER_HDR;
-	for (i = 0; i < EXACT_NBUCKETS(st); i++)
+	memcpy(p + sizeof(double) + 2 * sizeof(uint64), &nb, sizeof(uint64));
+	for (i = 0; i < (int) nb; i++)
+	{
+		uint32		count = (uint32) EXACT_BUCKET(st, i)->n;
+
+		memcpy(p + EXACT_SER_HDR + i * sizeof(uint32), &count, sizeof(uint32));
+	}
+	p += hdr;
+	for (i = 0; i < (int) nb; i++)
 	{
 		HashBucket *b = EXACT_BUCKET(st, i);
 
@@ -539,19 +776,27 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(out);
 }
 
+/*
+ * A borrowed state over the serialized bytes: no copy here; the combine
+ * function, called next on it, copies the hashes into its state.
+ */
 PG_FUNCTION_INFO_V1(bloom_agg_exact_deserialize);
 Datum
 bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 {
-	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_exact_deserialize");
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
 	const char *data = VARDATA_ANY(in);
 	Size		len = VARSIZE_ANY_EXHDR(in);
 	double		fp;
-	uint64		n;
-	uint64		order;
+	uint64		n,
+				order,
+				nb,
+				sum = 0,
+				i;
+	Size		hdr;
 	ExactState *st;
 
+	agg_context(fcinfo, "bloom_agg_exact_deserialize");
 	if (len < EXACT_SER_HDR)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -559,33 +804,61 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 	memcpy(&fp, data, sizeof(double));
 	memcpy(&n, data + sizeof(double), sizeof(uint64));
 	memcpy(&order, data + sizeof(double) + sizeof(uint64), sizeof(uint64));
+	memcpy(&nb, data + sizeof(double) + 2 * sizeof(uint64), sizeof(uint64));
 	if (order != BC_ORDER_NEW && order != BC_ORDER_OLD)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid bloom_agg state: unknown hash order")));
-	if (n > (len - EXACT_SER_HDR) / sizeof(KeyHash) ||
-		len != EXACT_SER_HDR + n * sizeof(KeyHash))
+	if (nb == 0)
+	{
+		/* a hand-over within this process */
+		uint64		ids[2];
+		ExactState *h;
+
+		if (len != EXACT_SER_HDR + sizeof(ids) || n != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("invalid bloom_agg state: bad hand-over")));
+		memcpy(ids, data + EXACT_SER_HDR, sizeof(ids));
+		if (ids[0] != (uint64) MyProcPid || (h = handover_take(ids[1])) == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("invalid bloom_agg state: the state handed over is gone")));
+		st = palloc0(sizeof(ExactState));
+		st->fp = h->fp;
+		st->order = h->order;
+		st->handed = h;
+		PG_RETURN_POINTER(st);
+	}
+	if (nb != 1 && nb != EXACT_BUCKETS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid bloom_agg state: unknown bucket count")));
+	hdr = EXACT_SER_HDR + EXACT_SER_COUNTS(nb);
+	if (len < hdr || n > (len - hdr) / sizeof(KeyHash) ||
+		len != hdr + n * sizeof(KeyHash))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid bloom_agg state: length does not match its key count")));
-	check_fp(fp);
-	st = exact_new(ctx, fp, (bc_order) order);
-	/* the hashes are laid out bucket by bucket: appended run by run */
-	if (n > 0)
+	for (i = 0; i < nb; i++)
 	{
-		const KeyHash *src = (const KeyHash *) (data + EXACT_SER_HDR);
-		KeyHash    *copy = NULL;
+		uint32		count;
 
-		if ((uintptr_t) src % MAXIMUM_ALIGNOF != 0)
-		{
-			copy = palloc_extended(n * sizeof(KeyHash), MCXT_ALLOC_HUGE);
-			memcpy(copy, src, n * sizeof(KeyHash));
-			src = copy;
-		}
-		exact_append(st, src, n);
-		if (copy)
-			pfree(copy);
+		memcpy(&count, data + EXACT_SER_HDR + i * sizeof(uint32), sizeof(uint32));
+		sum += count;
 	}
+	if (sum != n)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid bloom_agg state: bucket counts do not add up to its key count")));
+	check_fp(fp);
+	st = palloc0(sizeof(ExactState));
+	st->fp = fp;
+	st->order = (bc_order) order;
+	st->ser = data + hdr;
+	st->ser_counts = data + EXACT_SER_HDR;
+	st->ser_nbuckets = (uint32) nb;
+	st->ser_n = n;
 	PG_RETURN_POINTER(st);
 }
 
@@ -600,6 +873,8 @@ bloom_agg_exact_final(PG_FUNCTION_ARGS)
 	int			i;
 
 	agg_context(fcinfo, "bloom_agg_exact_final");
+	if (st != NULL)
+		exact_check_usable(st);
 	if (st == NULL)
 		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE, BC_ORDER_NEW));
 

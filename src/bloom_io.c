@@ -67,7 +67,7 @@ bloom_error(bc_status st)
 }
 
 /*
- * Zeroed memory from palloc.  A large block is first advised to use
+ * Memory from palloc (zeroed by the second).  A large block is advised to use
  * transparent huge pages (where the kernel leaves that to madvise): the
  * first touch of fresh memory costs about 10 us per 4 kB page, so zeroing a
  * 100 MB filter would otherwise spend a quarter of a second in page faults.
@@ -76,14 +76,12 @@ bloom_error(bc_status st)
 #define HUGE_PAGE_SIZE ((uintptr_t) 2 * 1024 * 1024)
 
 void *
-bloom_palloc0_large(Size size)
+bloom_palloc_large(MemoryContext ctx, Size size)
 {
-	char	   *p;
+	char	   *p = MemoryContextAllocHuge(ctx, size);
 
-	if (size < 2 * HUGE_PAGE_SIZE)
-		return palloc0(size);
-	p = palloc(size);
 #ifdef MADV_HUGEPAGE
+	if (size >= 2 * HUGE_PAGE_SIZE)
 	{
 		uintptr_t	start = ((uintptr_t) p + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
 		uintptr_t	end = ((uintptr_t) p + size) & ~(HUGE_PAGE_SIZE - 1);
@@ -92,6 +90,14 @@ bloom_palloc0_large(Size size)
 			(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
 	}
 #endif
+	return p;
+}
+
+void *
+bloom_palloc0_large(Size size)
+{
+	void	   *p = bloom_palloc_large(CurrentMemoryContext, size);
+
 	memset(p, 0, size);
 	return p;
 }
