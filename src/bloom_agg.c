@@ -65,10 +65,23 @@ typedef struct HashBucket
 	uint32		chunkcap;		/* length of chunks[] */
 	uint64		n;				/* hashes held */
 	uint64		unique;			/* prefix known free of duplicates */
+	KeyHash    *tail;			/* next free slot, if room > 0 */
+	uint32		room;			/* free slots after n (in the last chunk) */
 	bool		dups_seen;		/* the last compaction removed many */
 } HashBucket;
 
 #define BUCKET_AT(b, i) (&(b)->chunks[(i) / CHUNK_KEYS][(i) % CHUNK_KEYS])
+
+/* Recompute tail and room after n or the chunks changed (the free slots
+ * after n are always in the last chunk). */
+static inline void
+bucket_sync(HashBucket *b)
+{
+	uint64		cap = (uint64) b->nchunks * CHUNK_KEYS;
+
+	b->room = (uint32) (cap - b->n);
+	b->tail = b->room > 0 ? BUCKET_AT(b, b->n) : NULL;
+}
 
 typedef struct ExactState
 {
@@ -195,6 +208,7 @@ bucket_add_chunk(ExactState *st, HashBucket *b)
 		b->chunkcap = newcap;
 	}
 	b->chunks[b->nchunks++] = chunk_alloc(st);
+	bucket_sync(b);
 }
 
 /*
@@ -254,6 +268,7 @@ bucket_compact(ExactState *st, HashBucket *b)
 		memcpy(c, &st->free_chunks, sizeof(KeyHash *));
 		st->free_chunks = c;
 	}
+	bucket_sync(b);
 }
 
 /* Make room for one more hash in a bucket. */
@@ -288,27 +303,33 @@ exact_check_usable(const ExactState *st)
 		elog(ERROR, "bloom_agg state used after it was handed over");
 }
 
+/* exact_add when the bucket is full: make room (may spread the state) */
+static pg_noinline HashBucket *
+exact_add_room(ExactState *st, HashBucket *b, int64 h1)
+{
+	bucket_make_room(st, b);
+	if (st->buckets == NULL && b->n >= FLAT_MAX)
+	{
+		/* still large once deduplicated: spread, then add there */
+		exact_spread(st);
+		b = &st->buckets[bucket_of(h1)];
+		if (b->room == 0)
+			bucket_make_room(st, b);
+	}
+	return b;
+}
+
 static inline void
 exact_add(ExactState *st, int64 h1, int64 h2)
 {
 	HashBucket *b = st->buckets ? &st->buckets[bucket_of(h1)] : &st->flat;
-	KeyHash    *slot;
 
-	if (b->n == (uint64) b->nchunks * CHUNK_KEYS)
-	{
-		bucket_make_room(st, b);
-		if (st->buckets == NULL && b->n >= FLAT_MAX)
-		{
-			/* still large once deduplicated: spread, then add there */
-			exact_spread(st);
-			b = &st->buckets[bucket_of(h1)];
-			if (b->n == (uint64) b->nchunks * CHUNK_KEYS)
-				bucket_make_room(st, b);
-		}
-	}
-	slot = BUCKET_AT(b, b->n);
-	slot->h1 = h1;
-	slot->h2 = h2;
+	if (unlikely(b->room == 0))
+		b = exact_add_room(st, b, h1);
+	b->tail->h1 = h1;
+	b->tail->h2 = h2;
+	b->tail++;
+	b->room--;
 	b->n++;
 }
 
@@ -352,6 +373,7 @@ bucket_append_run(ExactState *st, HashBucket *b, const char *src, uint64 count)
 		src += take * sizeof(KeyHash);
 		count -= take;
 	}
+	bucket_sync(b);
 }
 
 /* Append hashes of any buckets, split into runs of one bucket each. */
