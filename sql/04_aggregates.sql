@@ -168,3 +168,25 @@ SELECT g2, f = (SELECT bloom_agg(k) FROM bg WHERE g % 2 = g2) AS grouped_partiti
 FROM (SELECT g % 2 AS g2, bloom_agg(k) AS f FROM bg_parts GROUP BY 1) s ORDER BY 1;
 RESET enable_partitionwise_aggregate;
 RESET max_parallel_workers_per_gather;
+
+-- a large streaming result (>= 4 MB) is moved out of the state rather than
+-- copied; the same bytes whether moved (plain, grouped, identical calls
+-- computed once) or not (a window, which may finalize one state many times)
+CREATE TABLE moved AS
+SELECT bloom_agg(k, 0.01, 5000000) AS f,
+       (SELECT bloom_union_agg(f3) FROM (SELECT bloom_agg(k, 0.01, 5000000) AS f3 FROM big WHERE id <= 3) s) AS u3
+FROM big;
+SELECT (bloom_info(f)).filter_db_bytes AS bytes, bloom_cardinality(u3)::int AS union_of_three_keys,
+       bloom_union_agg(f) OVER () = f AS window_union_identical
+FROM moved;
+SELECT f = (SELECT w FROM (SELECT bloom_agg(k, 0.01, 5000000) OVER () AS w FROM big LIMIT 1) x) AS window_identical
+FROM moved;
+SELECT bloom_agg(k, 0.01, 5000000) = bloom_agg(k, 0.01, 5000000) AS identical_calls,
+       bloom_agg(k, 0.01, 5000000) = (SELECT f FROM moved) AS identical_again
+FROM big;
+SELECT g, f = (SELECT bloom_agg(k, 0.01, 5000000) FROM bg WHERE g = s.g) AS grouped_identical
+FROM (SELECT g, bloom_agg(k, 0.01, 5000000) AS f FROM bg GROUP BY g) s ORDER BY g;
+SELECT id, bloom_cardinality(bloom_agg(k, 0.01, 5000000) OVER (ORDER BY id))::int AS running
+FROM big WHERE id <= 4 ORDER BY id;
+SELECT bloom_union_agg(f) = (SELECT f FROM moved) AS union_moved
+FROM (SELECT f FROM moved UNION ALL SELECT f FROM moved) s;

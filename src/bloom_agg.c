@@ -17,6 +17,8 @@
  */
 #include "postgres.h"
 
+#include <sys/mman.h>
+
 #include "access/parallel.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -950,6 +952,63 @@ filter_state_new(MemoryContext ctx, Bloom *b)
 	return st;
 }
 
+/* A state whose filter was moved out as the result is spent. */
+static inline void
+filter_state_check(const FilterState *st)
+{
+	if (st != NULL && st->bloom == NULL)
+		elog(ERROR, "bloom aggregate state used after its result was taken");
+}
+
+/*
+ * The result of a final function is copied by PostgreSQL unless it lives
+ * in the function's current (output) memory context; for a filter built in
+ * the aggregate state that copy would double the peak memory of a large
+ * build.  So when the state is provably this call's alone (an Agg node's,
+ * not shared with another aggregate nor a window's, per AggStateIsShared),
+ * a large filter is moved instead: copied piece by piece into the output
+ * context, each copied piece of the state's filter given back to the
+ * kernel at once, so the peak is the filter plus one piece.  The state is
+ * spent afterwards (filter_state_check).  Otherwise the state's filter is
+ * returned as is, and PostgreSQL copies it.
+ */
+#define MOVE_MIN ((Size) 4 * 1024 * 1024)
+#define MOVE_PIECE ((Size) 2 * 1024 * 1024)
+
+static Bloom *
+filter_state_take(FunctionCallInfo fcinfo, FilterState *st)
+{
+	Bloom	   *src = st->bloom;
+	Size		size = VARSIZE(src);
+	char	   *dst;
+	Size		off;
+
+	if (size < MOVE_MIN ||
+		AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE ||
+		AggStateIsShared(fcinfo))
+		return src;
+	dst = bloom_palloc_large(CurrentMemoryContext, size);
+	st->bloom = NULL;
+	for (off = 0; off < size; off += MOVE_PIECE)
+	{
+		Size		len = Min(MOVE_PIECE, size - off);
+
+		memcpy(dst + off, (char *) src + off, len);
+#ifdef MADV_DONTNEED
+		{
+			uintptr_t	page = (uintptr_t) 4096;
+			uintptr_t	start = TYPEALIGN(page, (uintptr_t) src + off);
+			uintptr_t	end = TYPEALIGN_DOWN(page, (uintptr_t) src + off + len);
+
+			if (end > start)
+				(void) madvise((void *) start, end - start, MADV_DONTNEED);
+		}
+#endif
+	}
+	pfree(src);
+	return (Bloom *) dst;
+}
+
 PG_FUNCTION_INFO_V1(bloom_agg_sized_trans);
 Datum
 bloom_agg_sized_trans(PG_FUNCTION_ARGS)
@@ -978,10 +1037,14 @@ bloom_agg_sized_trans(PG_FUNCTION_ARGS)
 		st->expected = expected;
 		MemoryContextSwitchTo(old);
 	}
-	else if (fp != st->fp || expected != st->expected)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("fp_chance and expected_keys must be the same for every row of bloom_agg")));
+	else
+	{
+		filter_state_check(st);
+		if (fp != st->fp || expected != st->expected)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("fp_chance and expected_keys must be the same for every row of bloom_agg")));
+	}
 
 	if (!PG_ARGISNULL(1))
 	{
@@ -1003,6 +1066,8 @@ bloom_agg_sized_combine(PG_FUNCTION_ARGS)
 	FilterState *a = PG_ARGISNULL(0) ? NULL : (FilterState *) PG_GETARG_POINTER(0);
 	FilterState *b = PG_ARGISNULL(1) ? NULL : (FilterState *) PG_GETARG_POINTER(1);
 
+	filter_state_check(a);
+	filter_state_check(b);
 	if (b != NULL)
 		filter_state_flush(b);
 	if (a != NULL)
@@ -1031,11 +1096,14 @@ Datum
 bloom_agg_sized_serialize(PG_FUNCTION_ARGS)
 {
 	FilterState *st = (FilterState *) PG_GETARG_POINTER(0);
-	Size		blen = VARSIZE(st->bloom) - VARHDRSZ;
-	Size		size = VARHDRSZ + FILTER_SER_HDR + blen;
+	Size		blen;
+	Size		size;
 	bytea	   *out;
 
 	agg_context(fcinfo, "bloom_agg_sized_serialize");
+	filter_state_check(st);
+	blen = VARSIZE(st->bloom) - VARHDRSZ;
+	size = VARHDRSZ + FILTER_SER_HDR + blen;
 	filter_state_flush(st);
 	if (size > MaxAllocSize)
 		ereport(ERROR,
@@ -1084,8 +1152,9 @@ bloom_agg_sized_final(PG_FUNCTION_ARGS)
 	agg_context(fcinfo, "bloom_agg_sized_final");
 	if (st == NULL)
 		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE, BC_ORDER_NEW));
+	filter_state_check(st);
 	filter_state_flush(st);
-	PG_RETURN_BLOOM_P(st->bloom);
+	PG_RETURN_BLOOM_P(filter_state_take(fcinfo, st));
 }
 
 PG_FUNCTION_INFO_V1(bloom_union_trans);
@@ -1107,7 +1176,10 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(old);
 	}
 	else
+	{
+		filter_state_check(st);
 		bloom_combine_into(st->bloom, in, false);
+	}
 	PG_RETURN_POINTER(st);
 }
 
@@ -1120,5 +1192,6 @@ bloom_union_final(PG_FUNCTION_ARGS)
 	agg_context(fcinfo, "bloom_union_final");
 	if (st == NULL)
 		PG_RETURN_NULL();
-	PG_RETURN_BLOOM_P(st->bloom);
+	filter_state_check(st);
+	PG_RETURN_BLOOM_P(filter_state_take(fcinfo, st));
 }
