@@ -23,6 +23,7 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
+#include "port/pg_bswap.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -35,7 +36,8 @@
  * Exact mode
  *
  * The hashes are kept in EXACT_BUCKETS buckets chosen by the top bits of
- * h1 (uniform for any key set); a small state keeps them in one.  A bucket is a list of fixed-size chunks of
+ * h1 (uniform for any key set), 15 bytes each (the top byte of h1 is the
+ * bucket's); a small state keeps them in one, 16 bytes each.  A bucket is a list of fixed-size chunks of
  * hashes, carved from large slabs: nothing is ever copied to grow, the
  * slabs are advised to use transparent huge pages (first touches of fresh
  * memory dominate the cost otherwise), and no single allocation holds every
@@ -56,23 +58,89 @@ StaticAssertDecl(sizeof(KeyHash) == 2 * sizeof(int64), "KeyHash is two int64");
 
 #define EXACT_BUCKET_BITS 10
 #define EXACT_BUCKETS (1 << EXACT_BUCKET_BITS)
-#define CHUNK_KEYS 64			/* hashes per chunk (1 kB) */
+#define CHUNK_KEYS 64			/* hashes per chunk (960 or 1024 bytes) */
+
+/*
+ * Records.  The hashes of a spread bucket share the top EXACT_BUCKET_BITS
+ * bits of h1, so its top byte is implied: a record is 15 bytes, the low
+ * 56 bits of h1 then h2, little-endian (15 bytes per distinct key).  The
+ * flat bucket holds hashes of any bucket: 16-byte records.  Records are
+ * read and written with memcpy (they are not aligned).
+ */
+#define REC_FULL 16
+#define REC_PACKED 15
+#define LOW56 ((UINT64CONST(1) << 56) - 1)
+
+static inline uint64
+rec_le64(uint64 v)
+{
+#ifdef WORDS_BIGENDIAN
+	return pg_bswap64(v);
+#else
+	return v;
+#endif
+}
 #define SLAB_MIN ((Size) 16 * 1024)
 #define SLAB_MAX ((Size) 32 * 1024 * 1024)
 
 typedef struct HashBucket
 {
-	KeyHash   **chunks;			/* chunks[i / CHUNK_KEYS][i % CHUNK_KEYS] */
+	uint8	  **chunks;			/* record i: REC_AT(b, i) */
 	uint32		nchunks;		/* chunks in use */
 	uint32		chunkcap;		/* length of chunks[] */
 	uint64		n;				/* hashes held */
 	uint64		unique;			/* prefix known free of duplicates */
-	KeyHash    *tail;			/* next free slot, if room > 0 */
-	uint32		room;			/* free slots after n (in the last chunk) */
+	uint8	   *tail;			/* next free record, if room > 0 */
+	uint32		room;			/* free records after n (in the last chunk) */
+	uint8		recsize;		/* REC_FULL (flat) or REC_PACKED */
+	uint8		top;			/* packed: the top byte of every h1 */
 	bool		dups_seen;		/* the last compaction removed many */
 } HashBucket;
 
-#define BUCKET_AT(b, i) (&(b)->chunks[(i) / CHUNK_KEYS][(i) % CHUNK_KEYS])
+#define REC_AT(b, i) ((b)->chunks[(i) / CHUNK_KEYS] + ((i) % CHUNK_KEYS) * (b)->recsize)
+
+static inline void
+rec_put(const HashBucket *b, uint8 *rec, int64 h1, int64 h2)
+{
+	uint64		x = rec_le64((uint64) h1),
+				y = rec_le64((uint64) h2);
+
+	/* packed: h2 overwrites the 8th byte, h1's top byte */
+	memcpy(rec, &x, sizeof(x));
+	memcpy(rec + b->recsize - sizeof(y), &y, sizeof(y));
+}
+
+static inline void
+rec_get(const HashBucket *b, const uint8 *rec, int64 *h1, int64 *h2)
+{
+	uint64		x,
+				y;
+
+	memcpy(&x, rec, sizeof(x));
+	memcpy(&y, rec + b->recsize - sizeof(y), sizeof(y));
+	x = rec_le64(x);
+	if (b->recsize == REC_PACKED)
+		x = (x & LOW56) | ((uint64) b->top << 56);
+	*h1 = (int64) x;
+	*h2 = (int64) rec_le64(y);
+}
+
+/* two records of one bucket are the same hash */
+static inline bool
+rec_equal(const HashBucket *b, const uint8 *r, const uint8 *s)
+{
+	uint64		a1,
+				a2,
+				b1,
+				b2;
+
+	memcpy(&a1, r, 8);
+	memcpy(&b1, s, 8);
+	memcpy(&a2, r + b->recsize - 8, 8);
+	memcpy(&b2, s + b->recsize - 8, 8);
+	/* packed: the two loads overlap in a byte and cover all fifteen */
+	return a1 == b1 && a2 == b2;
+}
 
 /* Recompute tail and room after n or the chunks changed (the free slots
  * after n are always in the last chunk). */
@@ -82,7 +150,7 @@ bucket_sync(HashBucket *b)
 	uint64		cap = (uint64) b->nchunks * CHUNK_KEYS;
 
 	b->room = (uint32) (cap - b->n);
-	b->tail = b->room > 0 ? BUCKET_AT(b, b->n) : NULL;
+	b->tail = b->room > 0 ? REC_AT(b, b->n) : NULL;
 }
 
 typedef struct ExactState
@@ -96,8 +164,9 @@ typedef struct ExactState
 	Size		slab_left;
 	Size		slab_total;		/* bytes of all slabs so far */
 	Size		slab_hint;		/* bytes about to be appended (a merge) */
-	KeyHash    *free_chunks;	/* chunks released by compaction, linked
-								 * through their first word */
+	uint8	   *free_chunks;	/* chunks released by compaction (all of one
+								 * record size), linked through their first
+								 * word */
 	/*
 	 * A small state keeps every hash in one bucket (a group of a GROUP BY
 	 * with few keys then costs a few kB, not a chunk per bucket touched);
@@ -163,36 +232,39 @@ exact_new(MemoryContext ctx, double fp, bc_order order)
 	st->order = order;
 	st->aggcxt = ctx;
 	st->mcxt = ctx;
+	st->flat.recsize = REC_FULL;
 	return st;
 }
 
-/* A chunk: a released one, else carved from the current slab. */
-static KeyHash *
-chunk_alloc(ExactState *st)
+/* A chunk of records of b's size: a released one, else carved from the
+ * current slab. */
+static uint8 *
+chunk_alloc(ExactState *st, const HashBucket *b)
 {
-	KeyHash    *c;
+	Size		bytes = (Size) CHUNK_KEYS * b->recsize;
+	uint8	   *c;
 
 	if (st->free_chunks != NULL)
 	{
 		c = st->free_chunks;
-		memcpy(&st->free_chunks, c, sizeof(KeyHash *));
+		memcpy(&st->free_chunks, c, sizeof(uint8 *));
 		return c;
 	}
-	if (st->slab_left < CHUNK_KEYS * sizeof(KeyHash))
+	if (st->slab_left < bytes)
 	{
 		/* a quarter of what the state holds so far, so at most a quarter
 		 * of it is slack (and at most SLAB_MAX once it is large) */
 		Size		size = Max(SLAB_MIN, Min(SLAB_MAX, Max(st->slab_total / 4, st->slab_hint)));
 
-		size -= size % (CHUNK_KEYS * sizeof(KeyHash));
+		size -= size % bytes;
 
 		st->slab = bloom_palloc_large(st->mcxt, size);
 		st->slab_left = size;
 		st->slab_total += size;
 	}
-	c = (KeyHash *) st->slab;
-	st->slab += CHUNK_KEYS * sizeof(KeyHash);
-	st->slab_left -= CHUNK_KEYS * sizeof(KeyHash);
+	c = (uint8 *) st->slab;
+	st->slab += bytes;
+	st->slab_left -= bytes;
 	return c;
 }
 
@@ -204,12 +276,12 @@ bucket_add_chunk(ExactState *st, HashBucket *b)
 		uint32		newcap = b->chunkcap ? b->chunkcap * 2 : 4;
 
 		if (b->chunks == NULL)
-			b->chunks = MemoryContextAlloc(st->mcxt, newcap * sizeof(KeyHash *));
+			b->chunks = MemoryContextAlloc(st->mcxt, newcap * sizeof(uint8 *));
 		else
-			b->chunks = repalloc_huge(b->chunks, newcap * sizeof(KeyHash *));
+			b->chunks = repalloc_huge(b->chunks, newcap * sizeof(uint8 *));
 		b->chunkcap = newcap;
 	}
-	b->chunks[b->nchunks++] = chunk_alloc(st);
+	b->chunks[b->nchunks++] = chunk_alloc(st, b);
 	bucket_sync(b);
 }
 
@@ -238,20 +310,24 @@ bucket_compact(ExactState *st, HashBucket *b)
 												MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (i = 0; i < b->n; i++)
 	{
-		KeyHash		kh = *BUCKET_AT(b, i);
-		uint64		slot = (uint64) kh.h2 & mask;
+		const uint8 *rec = REC_AT(b, i);
+		uint64		h2;
+		uint64		slot;
 
+		memcpy(&h2, rec + b->recsize - sizeof(h2), sizeof(h2));
+		slot = rec_le64(h2) & mask;
 		for (;;)
 		{
 			uint32		at = tab[slot];
 
 			if (at == 0)
 			{
-				*BUCKET_AT(b, out) = kh;
+				if (out != i)
+					memcpy(REC_AT(b, out), rec, b->recsize);
 				tab[slot] = (uint32) ++out;
 				break;
 			}
-			if (BUCKET_AT(b, at - 1)->h1 == kh.h1 && BUCKET_AT(b, at - 1)->h2 == kh.h2)
+			if (rec_equal(b, REC_AT(b, at - 1), rec))
 				break;			/* a duplicate */
 			slot = (slot + 1) & mask;
 		}
@@ -265,9 +341,9 @@ bucket_compact(ExactState *st, HashBucket *b)
 	keep = (uint32) ((out + CHUNK_KEYS - 1) / CHUNK_KEYS);
 	while (b->nchunks > keep)
 	{
-		KeyHash    *c = b->chunks[--b->nchunks];
+		uint8	   *c = b->chunks[--b->nchunks];
 
-		memcpy(c, &st->free_chunks, sizeof(KeyHash *));
+		memcpy(c, &st->free_chunks, sizeof(uint8 *));
 		st->free_chunks = c;
 	}
 	bucket_sync(b);
@@ -328,89 +404,51 @@ exact_add(ExactState *st, int64 h1, int64 h2)
 
 	if (unlikely(b->room == 0))
 		b = exact_add_room(st, b, h1);
-	b->tail->h1 = h1;
-	b->tail->h2 = h2;
-	b->tail++;
+	rec_put(b, b->tail, h1, h2);
+	b->tail += b->recsize;
 	b->room--;
 	b->n++;
 }
 
-/* Call fn on each run of consecutive hashes of a bucket (at most a chunk). */
-#define FOREACH_BUCKET_RUN(b, run, len, stmt) \
+/*
+ * Unpack up to CHUNK_KEYS records of a bucket from position pos into buf
+ * (h1, h2 pairs); returns how many.
+ */
+static size_t
+bucket_unpack(const HashBucket *b, uint64 pos, KeyHash *buf)
+{
+	const uint8 *rec = REC_AT(b, pos);
+	size_t		len = (size_t) Min((uint64) CHUNK_KEYS - pos % CHUNK_KEYS, b->n - pos);
+	size_t		i;
+
+	for (i = 0; i < len; i++, rec += b->recsize)
+		rec_get(b, rec, &buf[i].h1, &buf[i].h2);
+	return len;
+}
+
+/* Call stmt on each run of a bucket's hashes, unpacked into buf. */
+#define FOREACH_BUCKET_RUN(b, buf, len, stmt) \
 	do { \
 		uint64		_pos; \
-		for (_pos = 0; _pos < (b)->n; _pos += CHUNK_KEYS) \
+		size_t		len; \
+		for (_pos = 0; _pos < (b)->n; _pos += len) \
 		{ \
-			const KeyHash *run = (b)->chunks[_pos / CHUNK_KEYS]; \
-			size_t		len = (size_t) Min((uint64) CHUNK_KEYS, (b)->n - _pos); \
+			len = bucket_unpack((b), _pos, (buf)); \
 			stmt; \
 		} \
 	} while (0)
 
-/*
- * Append a run of hashes that all belong to bucket b, chunk by chunk with
- * memcpy (combining states; the source may be unaligned serialized
- * bytes).  Deduplication waits for the next compaction.
- */
-static void
-bucket_append_run(ExactState *st, HashBucket *b, const char *src, uint64 count)
-{
-	while (count > 0)
-	{
-		uint64		room;
-		uint64		take;
-
-		if (b->n == (uint64) b->nchunks * CHUNK_KEYS)
-		{
-			if ((uint64) b->nchunks * CHUNK_KEYS >= (uint64) PG_UINT32_MAX - CHUNK_KEYS)
-				ereport(ERROR,
-						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("too many distinct keys for bloom_agg")));
-			bucket_add_chunk(st, b);
-		}
-		room = (uint64) b->nchunks * CHUNK_KEYS - b->n;
-		take = Min(room, count);
-		memcpy(BUCKET_AT(b, b->n), src, take * sizeof(KeyHash));
-		b->n += take;
-		src += take * sizeof(KeyHash);
-		count -= take;
-	}
-	bucket_sync(b);
-}
-
-/* Append hashes of any buckets, split into runs of one bucket each. */
+/* Append hashes of any buckets.  Deduplication waits for the next
+ * compaction. */
 static void
 exact_append(ExactState *st, const KeyHash *src, uint64 count)
 {
-	uint64		i = 0;
+	uint64		i;
 
-	while (i < count)
+	for (i = 0; i < count; i++)
 	{
-		int			bucket;
-		uint64		j;
-
-		if (st->buckets == NULL)
-		{
-			/* flat: take what fits under FLAT_MAX, then spread */
-			uint64		take = Min(count - i, FLAT_MAX);
-
-			bucket_append_run(st, &st->flat, (const char *) (src + i), take);
-			i += take;
-			if (st->flat.n >= FLAT_MAX)
-			{
-				bucket_compact(st, &st->flat);
-				if (st->flat.n >= FLAT_MAX / 2)
-					exact_spread(st);
-			}
-			continue;
-		}
-		bucket = bucket_of(src[i].h1);
-		j = i + 1;
-		while (j < count && bucket_of(src[j].h1) == bucket)
-			j++;
-		bucket_append_run(st, &st->buckets[bucket], (const char *) (src + i), j - i);
-		i = j;
-		if ((i & 0xfffff) == 0)
+		exact_add(st, src[i].h1, src[i].h2);
+		if ((i & 0xfffff) == 0xfffff)
 			CHECK_FOR_INTERRUPTS();
 	}
 }
@@ -420,6 +458,8 @@ static void
 exact_spread(ExactState *st)
 {
 	HashBucket	flat = st->flat;
+	KeyHash		buf[CHUNK_KEYS];
+	int			i;
 
 	/*
 	 * From here on the state's memory is a context of its own (a child of
@@ -433,8 +473,14 @@ exact_spread(ExactState *st)
 	st->slab_left = 0;
 	st->free_chunks = NULL;
 	st->buckets = MemoryContextAllocZero(st->mcxt, sizeof(HashBucket) * EXACT_BUCKETS);
+	for (i = 0; i < EXACT_BUCKETS; i++)
+	{
+		st->buckets[i].recsize = REC_PACKED;
+		st->buckets[i].top = (uint8) (i >> (EXACT_BUCKET_BITS - 8));
+	}
 	memset(&st->flat, 0, sizeof(HashBucket));
-	FOREACH_BUCKET_RUN(&flat, run, len, exact_append(st, run, len));
+	st->flat.recsize = REC_FULL;
+	FOREACH_BUCKET_RUN(&flat, buf, len, exact_append(st, buf, len));
 	if (flat.chunks)
 		pfree(flat.chunks);
 }
@@ -603,50 +649,32 @@ handover_take(uint64 id)
 }
 
 /*
- * Append a deserialized (borrowed) state's hashes: bucket by bucket with
- * memcpy when both are spread, else through a small aligned buffer.
+ * Append a deserialized (borrowed) state's hashes, through a small aligned
+ * buffer.
  */
 static void
 exact_append_serialized(ExactState *st, const ExactState *b)
 {
-	const char *src = b->ser;
+	KeyHash		buf[256];
+	uint64		done = 0;
 
 	if (b->ser_nbuckets == EXACT_BUCKETS)
 	{
-		uint32		i;
-
 		if (st->buckets == NULL)
 			exact_spread(st);
 		/* one large slab (huge pages) rather than many small ones */
-		st->slab_hint = b->ser_n * sizeof(KeyHash) +
-			(Size) EXACT_BUCKETS * CHUNK_KEYS * sizeof(KeyHash);
-		for (i = 0; i < EXACT_BUCKETS; i++)
-		{
-			uint32		count;
-
-			memcpy(&count, b->ser_counts + i * sizeof(uint32), sizeof(uint32));
-			if (count > 0)
-				bucket_append_run(st, &st->buckets[i], src, count);
-			src += (Size) count * sizeof(KeyHash);
-			if ((i & 63) == 0)
-				CHECK_FOR_INTERRUPTS();
-		}
-		st->slab_hint = 0;
+		st->slab_hint = b->ser_n * REC_PACKED +
+			(Size) EXACT_BUCKETS * CHUNK_KEYS * REC_PACKED;
 	}
-	else
+	while (done < b->ser_n)
 	{
-		KeyHash		buf[256];
-		uint64		done = 0;
+		uint64		take = Min(b->ser_n - done, (uint64) lengthof(buf));
 
-		while (done < b->ser_n)
-		{
-			uint64		take = Min(b->ser_n - done, (uint64) lengthof(buf));
-
-			memcpy(buf, src + done * sizeof(KeyHash), take * sizeof(KeyHash));
-			exact_append(st, buf, take);
-			done += take;
-		}
+		memcpy(buf, b->ser + done * sizeof(KeyHash), take * sizeof(KeyHash));
+		exact_append(st, buf, take);
+		done += take;
 	}
+	st->slab_hint = 0;
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_exact_combine);
@@ -692,12 +720,14 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 		exact_append_serialized(a, b);
 	else
 	{
+		KeyHash		buf[CHUNK_KEYS];
+
 		for (i = 0; i < EXACT_NBUCKETS(b); i++)
 		{
 			HashBucket *bb = EXACT_BUCKET(b, i);
 
 			CHECK_FOR_INTERRUPTS();
-			FOREACH_BUCKET_RUN(bb, run, len, exact_append(a, run, len));
+			FOREACH_BUCKET_RUN(bb, buf, len, exact_append(a, buf, len));
 		}
 		/* a handed-over state is freed once copied */
 		if (handed)
@@ -790,10 +820,11 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 	for (i = 0; i < (int) nb; i++)
 	{
 		HashBucket *b = EXACT_BUCKET(st, i);
+		KeyHash		buf[CHUNK_KEYS];
 
-		FOREACH_BUCKET_RUN(b, run, len,
+		FOREACH_BUCKET_RUN(b, buf, len,
 						   {
-							   memcpy(p, run, len * sizeof(KeyHash));
+							   memcpy(p, buf, len * sizeof(KeyHash));
 							   p += len * sizeof(KeyHash);
 						   });
 	}
@@ -908,10 +939,11 @@ bloom_agg_exact_final(PG_FUNCTION_ARGS)
 	for (i = 0; i < EXACT_NBUCKETS(st); i++)
 	{
 		HashBucket *hb = EXACT_BUCKET(st, i);
+		KeyHash		buf[CHUNK_KEYS];
 
 		CHECK_FOR_INTERRUPTS();
-		FOREACH_BUCKET_RUN(hb, run, len,
-						   bc_filter_add_hashes(&f, (const int64_t *) run, len));
+		FOREACH_BUCKET_RUN(hb, buf, len,
+						   bc_filter_add_hashes(&f, (const int64_t *) buf, len));
 	}
 	PG_RETURN_BLOOM_P(b);
 }
