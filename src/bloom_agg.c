@@ -37,8 +37,9 @@
  *
  * The hashes are kept in EXACT_BUCKETS buckets chosen by the top bits of
  * h1 (uniform for any key set), 15 bytes each (the top byte of h1 is the
- * bucket's); a small state keeps them in one, 16 bytes each.  A bucket is a list of fixed-size chunks of
- * hashes, carved from large slabs: nothing is ever copied to grow, the
+ * bucket's); a small state keeps them in one, 16 bytes each.  A bucket is
+ * a list of fixed-size chunks of hashes, carved from large slabs: nothing
+ * is ever copied to grow, the
  * slabs are advised to use transparent huge pages (first touches of fresh
  * memory dominate the cost otherwise), and no single allocation holds every
  * key, so the state can grow past 1 GB.  A bucket is deduplicated in place
