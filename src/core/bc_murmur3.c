@@ -37,12 +37,54 @@ load_le64(const uint8_t *p)
 		((uint64_t) p[6] << 48) | ((uint64_t) p[7] << 56);
 }
 
-/* Tail byte widening: Java's (long) of a signed byte, written without any
- * implementation-defined conversion (char signedness does not matter). */
 static inline uint64_t
-sext(uint8_t b)
+load_le32(const uint8_t *p)
 {
-	return (b & 0x80) ? ((uint64_t) b | ~UINT64_C(0xff)) : (uint64_t) b;
+	return (uint64_t) p[0] | ((uint64_t) p[1] << 8) |
+		((uint64_t) p[2] << 16) | ((uint64_t) p[3] << 24);
+}
+
+static inline uint64_t
+load_le16(const uint8_t *p)
+{
+	return (uint64_t) p[0] | ((uint64_t) p[1] << 8);
+}
+
+/*
+ * The tail's bytes b[0..n-1] (n <= 8) as Cassandra widens them: the XOR of
+ * (long) b[i] << 8i with each byte sign-extended.  That is the plain
+ * little-endian value u of the bytes XORed with, for every byte i whose top
+ * bit is set, all bits above byte i; bit 0 of byte j of the prefix parity
+ * P (below) says whether an odd number of bytes before j have their top bit
+ * set, and multiplying by 0xff spreads it over byte j.
+ */
+static inline uint64_t
+tail_word(const uint8_t *a, size_t n)
+{
+	uint64_t	u,
+				f;
+
+	if (n >= 4)
+	{
+		uint64_t	lo = load_le32(a),
+					hi = load_le32(a + n - 4);
+
+		u = lo | (hi << (8 * (n - 4)));
+	}
+	else if (n >= 2)
+	{
+		uint64_t	lo = load_le16(a),
+					hi = load_le16(a + n - 2);
+
+		u = lo | (hi << (8 * (n - 2)));
+	}
+	else
+		u = n ? a[0] : 0;
+	f = (u >> 7) & UINT64_C(0x0101010101010101);
+	f ^= f << 8;
+	f ^= f << 16;
+	f ^= f << 32;
+	return u ^ ((f << 8) * 0xff);
 }
 
 void
@@ -55,7 +97,8 @@ bc_murmur3(const void *data, size_t len, int64_t *out1, int64_t *out2)
 				h2 = 0,
 				k1,
 				k2;
-	size_t		i;
+	size_t		i,
+				r;
 
 	for (i = 0; i < nblocks; i++)
 	{
@@ -80,65 +123,22 @@ bc_murmur3(const void *data, size_t len, int64_t *out1, int64_t *out2)
 	}
 
 	tail = p + nblocks * 16;
-	k1 = 0;
-	k2 = 0;
-	switch (len & 15)
+	r = len & 15;
+	if (r > 8)
 	{
-		case 15:
-			k2 ^= sext(tail[14]) << 48;
-			/* FALLTHROUGH */
-		case 14:
-			k2 ^= sext(tail[13]) << 40;
-			/* FALLTHROUGH */
-		case 13:
-			k2 ^= sext(tail[12]) << 32;
-			/* FALLTHROUGH */
-		case 12:
-			k2 ^= sext(tail[11]) << 24;
-			/* FALLTHROUGH */
-		case 11:
-			k2 ^= sext(tail[10]) << 16;
-			/* FALLTHROUGH */
-		case 10:
-			k2 ^= sext(tail[9]) << 8;
-			/* FALLTHROUGH */
-		case 9:
-			k2 ^= sext(tail[8]);
-			k2 *= C2;
-			k2 = rotl64(k2, 33);
-			k2 *= C1;
-			h2 ^= k2;
-			/* FALLTHROUGH */
-		case 8:
-			k1 ^= sext(tail[7]) << 56;
-			/* FALLTHROUGH */
-		case 7:
-			k1 ^= sext(tail[6]) << 48;
-			/* FALLTHROUGH */
-		case 6:
-			k1 ^= sext(tail[5]) << 40;
-			/* FALLTHROUGH */
-		case 5:
-			k1 ^= sext(tail[4]) << 32;
-			/* FALLTHROUGH */
-		case 4:
-			k1 ^= sext(tail[3]) << 24;
-			/* FALLTHROUGH */
-		case 3:
-			k1 ^= sext(tail[2]) << 16;
-			/* FALLTHROUGH */
-		case 2:
-			k1 ^= sext(tail[1]) << 8;
-			/* FALLTHROUGH */
-		case 1:
-			k1 ^= sext(tail[0]);
-			k1 *= C1;
-			k1 = rotl64(k1, 31);
-			k1 *= C2;
-			h1 ^= k1;
-			break;
-		default:
-			break;
+		k2 = tail_word(tail + 8, r - 8);
+		k2 *= C2;
+		k2 = rotl64(k2, 33);
+		k2 *= C1;
+		h2 ^= k2;
+	}
+	if (r > 0)
+	{
+		k1 = tail_word(tail, r > 8 ? 8 : r);
+		k1 *= C1;
+		k1 = rotl64(k1, 31);
+		k1 *= C2;
+		h1 ^= k1;
 	}
 
 	h1 ^= (uint64_t) len;
