@@ -183,9 +183,7 @@ typedef struct ExactState
 	 * copies them once, straight into its own state): then mcxt is NULL and
 	 * the fields below are set.
 	 */
-	const char *ser;			/* ser_n hashes, bucket by bucket */
-	const char *ser_counts;		/* ser_nbuckets uint32 counts */
-	uint32		ser_nbuckets;
+	const char *ser;			/* ser_n hashes (KeyHash, maybe unaligned) */
 	uint64		ser_n;
 
 	/* a deserialized hand-over (see below): the state handed over */
@@ -659,7 +657,7 @@ exact_append_serialized(ExactState *st, const ExactState *b)
 	KeyHash		buf[256];
 	uint64		done = 0;
 
-	if (b->ser_nbuckets == EXACT_BUCKETS)
+	if (b->ser_n >= FLAT_MAX)
 	{
 		if (st->buckets == NULL)
 			exact_spread(st);
@@ -738,13 +736,14 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 }
 
 /*
- * Serialized: float8 fp, uint64 count, uint64 hash order, uint64 nbuckets
- * (1 or EXACT_BUCKETS), uint32 count per bucket (padded to 8 bytes), then
- * count * (int64 h1, int64 h2) bucket by bucket, deduplicated; native byte
- * order (states only travel between processes of one server).
+ * Serialized: float8 fp, uint64 count, uint64 hash order, uint64 kind, then
+ * for EXACT_SER_HASHES count * (int64 h1, int64 h2), for EXACT_SER_HANDOVER
+ * (count 0) the process id and the registry id; native byte order (states
+ * only travel between processes of one server).
  */
 #define EXACT_SER_HDR (sizeof(double) + 3 * sizeof(uint64))
-#define EXACT_SER_COUNTS(nb) TYPEALIGN(8, (Size) (nb) * sizeof(uint32))
+#define EXACT_SER_HASHES 1
+#define EXACT_SER_HANDOVER 2
 
 PG_FUNCTION_INFO_V1(bloom_agg_exact_serialize);
 Datum
@@ -753,8 +752,8 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 	ExactState *st = (ExactState *) PG_GETARG_POINTER(0);
 	uint64		n,
 				order = (uint64) st->order,
-				nb = (uint64) EXACT_NBUCKETS(st);
-	Size		hdr = EXACT_SER_HDR + EXACT_SER_COUNTS(nb);
+				kind;
+	Size		hdr = EXACT_SER_HDR;
 	bytea	   *out;
 	char	   *p;
 	Size		size;
@@ -765,7 +764,6 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 	if (st->buckets != NULL && !IsParallelWorker() &&
 		fcinfo->context != NULL && IsA(fcinfo->context, AggState))
 	{
-		/* hand-over: fp, 0, order, 0 buckets, process id, registry id */
 		EState	   *estate = ((AggState *) fcinfo->context)->ss.ps.state;
 		uint64		ids[2];
 
@@ -776,6 +774,8 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 		p = VARDATA(out);
 		memcpy(p, &st->fp, sizeof(double));
 		memcpy(p + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
+		kind = EXACT_SER_HANDOVER;
+		memcpy(p + sizeof(double) + 2 * sizeof(uint64), &kind, sizeof(uint64));
 		ids[1] = handover_register(st, estate->es_query_cxt);
 		memcpy(p + EXACT_SER_HDR, ids, sizeof(ids));
 		PG_RETURN_BYTEA_P(out);
@@ -792,7 +792,7 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 	else
 	{
 		n = 0;
-		for (i = 0; i < (int) nb; i++)
+		for (i = 0; i < EXACT_NBUCKETS(st); i++)
 			n += EXACT_BUCKET(st, i)->n;
 	}
 	if (n > (MaxAllocSize - VARHDRSZ - hdr) / sizeof(KeyHash))
@@ -806,19 +806,13 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 	out = (bytea *) bloom_palloc_large(CurrentMemoryContext, size);
 	SET_VARSIZE(out, size);
 	p = VARDATA(out);
-	memset(p, 0, hdr);
+	kind = EXACT_SER_HASHES;
 	memcpy(p, &st->fp, sizeof(double));
 	memcpy(p + sizeof(double), &n, sizeof(uint64));
 	memcpy(p + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
-	memcpy(p + sizeof(double) + 2 * sizeof(uint64), &nb, sizeof(uint64));
-	for (i = 0; i < (int) nb; i++)
-	{
-		uint32		count = (uint32) EXACT_BUCKET(st, i)->n;
-
-		memcpy(p + EXACT_SER_HDR + i * sizeof(uint32), &count, sizeof(uint32));
-	}
+	memcpy(p + sizeof(double) + 2 * sizeof(uint64), &kind, sizeof(uint64));
 	p += hdr;
-	for (i = 0; i < (int) nb; i++)
+	for (i = 0; i < EXACT_NBUCKETS(st); i++)
 	{
 		HashBucket *b = EXACT_BUCKET(st, i);
 		KeyHash		buf[CHUNK_KEYS];
@@ -846,10 +840,7 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 	double		fp;
 	uint64		n,
 				order,
-				nb,
-				sum = 0,
-				i;
-	Size		hdr;
+				kind;
 	ExactState *st;
 
 	agg_context(fcinfo, "bloom_agg_exact_deserialize");
@@ -860,12 +851,12 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 	memcpy(&fp, data, sizeof(double));
 	memcpy(&n, data + sizeof(double), sizeof(uint64));
 	memcpy(&order, data + sizeof(double) + sizeof(uint64), sizeof(uint64));
-	memcpy(&nb, data + sizeof(double) + 2 * sizeof(uint64), sizeof(uint64));
+	memcpy(&kind, data + sizeof(double) + 2 * sizeof(uint64), sizeof(uint64));
 	if (order != BC_ORDER_NEW && order != BC_ORDER_OLD)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid bloom_agg state: unknown hash order")));
-	if (nb == 0)
+	if (kind == EXACT_SER_HANDOVER)
 	{
 		/* a hand-over within this process */
 		uint64		ids[2];
@@ -886,34 +877,20 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 		st->handed = h;
 		PG_RETURN_POINTER(st);
 	}
-	if (nb != 1 && nb != EXACT_BUCKETS)
+	if (kind != EXACT_SER_HASHES)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid bloom_agg state: unknown bucket count")));
-	hdr = EXACT_SER_HDR + EXACT_SER_COUNTS(nb);
-	if (len < hdr || n > (len - hdr) / sizeof(KeyHash) ||
-		len != hdr + n * sizeof(KeyHash))
+				 errmsg("invalid bloom_agg state: unknown kind")));
+	if (n > (len - EXACT_SER_HDR) / sizeof(KeyHash) ||
+		len != EXACT_SER_HDR + n * sizeof(KeyHash))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid bloom_agg state: length does not match its key count")));
-	for (i = 0; i < nb; i++)
-	{
-		uint32		count;
-
-		memcpy(&count, data + EXACT_SER_HDR + i * sizeof(uint32), sizeof(uint32));
-		sum += count;
-	}
-	if (sum != n)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid bloom_agg state: bucket counts do not add up to its key count")));
 	check_fp(fp);
 	st = palloc0(sizeof(ExactState));
 	st->fp = fp;
 	st->order = (bc_order) order;
-	st->ser = data + hdr;
-	st->ser_counts = data + EXACT_SER_HDR;
-	st->ser_nbuckets = (uint32) nb;
+	st->ser = data + EXACT_SER_HDR;
 	st->ser_n = n;
 	PG_RETURN_POINTER(st);
 }
@@ -1006,7 +983,7 @@ filter_state_check(const FilterState *st)
  * returned as is, and PostgreSQL copies it.
  */
 #define MOVE_MIN ((Size) 4 * 1024 * 1024)
-#define MOVE_PIECE ((Size) 2 * 1024 * 1024)
+#define MOVE_PIECE ((Size) 512 * 1024)
 
 static Bloom *
 filter_state_take(FunctionCallInfo fcinfo, FilterState *st)
