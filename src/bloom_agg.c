@@ -550,7 +550,7 @@ bloom_agg_exact_trans(PG_FUNCTION_ARGS)
 		int64		h1,
 					h2;
 
-		bloom_key_hash(bloom_key_type(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h1, &h2);
+		bloom_key_hash_inline(bloom_key_type_inline(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h1, &h2);
 		exact_add(st, h1, h2);
 	}
 	PG_RETURN_POINTER(st);
@@ -1060,7 +1060,7 @@ bloom_agg_sized_trans(PG_FUNCTION_ARGS)
 	{
 		int64	   *h = st->pending + 2 * st->npending;
 
-		bloom_key_hash(bloom_key_type(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h[0], &h[1]);
+		bloom_key_hash_inline(bloom_key_type_inline(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h[0], &h[1]);
 		if (++st->npending == PENDING_MAX)
 			filter_state_flush(st);
 	}

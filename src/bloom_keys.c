@@ -46,6 +46,7 @@ typedef enum KeyKind
 
 struct BloomKeyType
 {
+	BloomKeyTypeHead head;		/* first: read through the header's type */
 	Oid			typid;			/* as given (may be a domain) */
 	KeyKind		kind;
 	bool		convert_text;	/* database encoding is not UTF-8 */
@@ -123,6 +124,7 @@ bloom_key_type_for(Oid typid, MemoryContext mcxt)
 	kt->kind = kind;
 	kt->convert_text = GetDatabaseEncoding() != PG_UTF8 &&
 		GetDatabaseEncoding() != PG_SQL_ASCII;
+	kt->head.raw_varlena = kind == KEY_BYTEA || (kind == KEY_TEXT && !kt->convert_text);
 	return kt;
 }
 

@@ -96,8 +96,12 @@ bloom_contains(PG_FUNCTION_ARGS)
 		cc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ContainsCache));
 		fcinfo->flinfo->fn_extra = cc;
 	}
-	b = bloom_getarg_cached(fcinfo, 0, &cc->filter, &cc->ptr);
-	bloom_key_hash(bloom_key_type(fcinfo, 1, &cc->kt), PG_GETARG_DATUM(1), &h1, &h2);
+	/* a plain in-memory value is used in place (bloom_getarg_cached's
+	 * first case, tested here without the call) */
+	b = (Bloom *) DatumGetPointer(PG_GETARG_DATUM(0));
+	if (VARATT_IS_EXTENDED(b))
+		b = bloom_getarg_cached(fcinfo, 0, &cc->filter, &cc->ptr);
+	bloom_key_hash_inline(bloom_key_type_inline(fcinfo, 1, &cc->kt), PG_GETARG_DATUM(1), &h1, &h2);
 	/* the same address may hold another value on a later row: its header
 	 * (format, order, hash and word counts) must match the view's too */
 	if (b != cc->viewed ||
@@ -119,7 +123,7 @@ bloom_add(PG_FUNCTION_ARGS)
 	int64		h1,
 				h2;
 
-	bloom_key_hash(bloom_key_type(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h1, &h2);
+	bloom_key_hash_inline(bloom_key_type_inline(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h1, &h2);
 	bloom_view(b, &f);
 	bc_filter_add_hash(&f, h1, h2);
 	PG_RETURN_BLOOM_P(b);

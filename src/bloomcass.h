@@ -88,4 +88,37 @@ extern BLOOM_INTERNAL BloomKeyType *bloom_key_type_for(Oid typid, MemoryContext 
 extern BLOOM_INTERNAL const uint8 *bloom_key_bytes(BloomKeyType *kt, Datum value, size_t *len);
 extern BLOOM_INTERNAL void bloom_key_hash(BloomKeyType *kt, Datum value, int64 *h1, int64 *h2);
 
+/*
+ * The first member of every BloomKeyType: whether a key is hashed as its
+ * varlena's payload (bytea, and text in a UTF-8 database), which the hot
+ * paths (contains, the aggregates' transitions) test inline.
+ */
+typedef struct BloomKeyTypeHead
+{
+	bool		raw_varlena;
+} BloomKeyTypeHead;
+
+/* bloom_key_type with its cache read inline */
+static inline BloomKeyType *
+bloom_key_type_inline(FunctionCallInfo fcinfo, int argno, BloomKeyType **slot)
+{
+	BloomKeyType *kt = slot ? *slot : (BloomKeyType *) fcinfo->flinfo->fn_extra;
+
+	return kt ? kt : bloom_key_type(fcinfo, argno, slot);
+}
+
+/* bloom_key_hash, with the common case (a short-header text or bytea
+ * value, as stored in a row) hashed in place without a call */
+static inline void
+bloom_key_hash_inline(BloomKeyType *kt, Datum value, int64 *h1, int64 *h2)
+{
+	const char *v = (const char *) DatumGetPointer(value);
+
+	if (((const BloomKeyTypeHead *) kt)->raw_varlena && VARATT_IS_SHORT(v))
+		bc_murmur3(VARDATA_SHORT(v), VARSIZE_SHORT(v) - VARHDRSZ_SHORT,
+				   (int64_t *) h1, (int64_t *) h2);
+	else
+		bloom_key_hash(kt, value, h1, h2);
+}
+
 #endif							/* BLOOMCASS_H */
