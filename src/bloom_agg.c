@@ -505,7 +505,8 @@ PG_FUNCTION_INFO_V1(bloom_agg_exact_trans);
 Datum
 bloom_agg_exact_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_exact_trans");
+	/* the aggregate context is looked up (and checked) once, when the
+	 * state is made: a state only comes from an aggregate */
 	ExactState *st = PG_ARGISNULL(0) ? NULL : (ExactState *) PG_GETARG_POINTER(0);
 	double		fp = DEFAULT_FP_CHANCE;
 	bc_order	order = BC_ORDER_NEW;
@@ -534,6 +535,8 @@ bloom_agg_exact_trans(PG_FUNCTION_ARGS)
 	}
 	if (st == NULL)
 	{
+		MemoryContext ctx = agg_context(fcinfo, "bloom_agg_exact_trans");
+
 		check_fp(fp);
 		st = exact_new(ctx, fp, order);
 	}
@@ -1023,7 +1026,8 @@ PG_FUNCTION_INFO_V1(bloom_agg_sized_trans);
 Datum
 bloom_agg_sized_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext ctx = agg_context(fcinfo, "bloom_agg_sized_trans");
+	/* the aggregate context is looked up (and checked) once, when the
+	 * state is made: a state only comes from an aggregate */
 	FilterState *st = PG_ARGISNULL(0) ? NULL : (FilterState *) PG_GETARG_POINTER(0);
 	double		fp;
 	int64		expected;
@@ -1036,6 +1040,7 @@ bloom_agg_sized_trans(PG_FUNCTION_ARGS)
 	expected = PG_GETARG_INT64(3);
 	if (st == NULL)
 	{
+		MemoryContext ctx = agg_context(fcinfo, "bloom_agg_sized_trans");
 		MemoryContext old = MemoryContextSwitchTo(ctx);
 
 		if (expected < 0)
