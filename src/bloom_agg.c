@@ -18,6 +18,7 @@
 #include "postgres.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "access/parallel.h"
 #include "fmgr.h"
@@ -638,16 +639,12 @@ static ExactState *
 handover_take(uint64 id)
 {
 	HandoverEntry *e;
-	ExactState *st;
 
 	if (handovers == NULL)
 		return NULL;
-	e = (HandoverEntry *) hash_search(handovers, &id, HASH_FIND, NULL);
-	if (e == NULL)
-		return NULL;
-	st = e->st;
-	(void) hash_search(handovers, &id, HASH_REMOVE, NULL);
-	return st;
+	/* a removed entry stays readable until the table's next use */
+	e = (HandoverEntry *) hash_search(handovers, &id, HASH_REMOVE, NULL);
+	return e ? e->st : NULL;
 }
 
 /*
@@ -748,15 +745,30 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 #define EXACT_SER_HASHES 1
 #define EXACT_SER_HANDOVER 2
 
+/* A serialized state of size bytes with its header; returns it, its
+ * payload at VARDATA + EXACT_SER_HDR.  The large one uses huge pages (its
+ * memory is fresh). */
+static bytea *
+exact_ser_new(const ExactState *st, Size size, uint64 n, uint64 kind)
+{
+	bytea	   *out = (bytea *) bloom_palloc_large(CurrentMemoryContext, size);
+	char	   *p = VARDATA(out);
+	uint64		order = (uint64) st->order;
+
+	SET_VARSIZE(out, size);
+	memcpy(p, &st->fp, sizeof(double));
+	memcpy(p + sizeof(double), &n, sizeof(uint64));
+	memcpy(p + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
+	memcpy(p + sizeof(double) + 2 * sizeof(uint64), &kind, sizeof(uint64));
+	return out;
+}
+
 PG_FUNCTION_INFO_V1(bloom_agg_exact_serialize);
 Datum
 bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 {
 	ExactState *st = (ExactState *) PG_GETARG_POINTER(0);
-	uint64		n,
-				order = (uint64) st->order,
-				kind;
-	Size		hdr = EXACT_SER_HDR;
+	uint64		n;
 	bytea	   *out;
 	char	   *p;
 	Size		size;
@@ -770,17 +782,11 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 		EState	   *estate = ((AggState *) fcinfo->context)->ss.ps.state;
 		uint64		ids[2];
 
+		out = exact_ser_new(st, VARHDRSZ + EXACT_SER_HDR + sizeof(ids), 0,
+							EXACT_SER_HANDOVER);
 		ids[0] = (uint64) MyProcPid;
-		size = VARHDRSZ + EXACT_SER_HDR + sizeof(ids);
-		out = (bytea *) palloc0(size);
-		SET_VARSIZE(out, size);
-		p = VARDATA(out);
-		memcpy(p, &st->fp, sizeof(double));
-		memcpy(p + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
-		kind = EXACT_SER_HANDOVER;
-		memcpy(p + sizeof(double) + 2 * sizeof(uint64), &kind, sizeof(uint64));
 		ids[1] = handover_register(st, estate->es_query_cxt);
-		memcpy(p + EXACT_SER_HDR, ids, sizeof(ids));
+		memcpy(VARDATA(out) + EXACT_SER_HDR, ids, sizeof(ids));
 		PG_RETURN_BYTEA_P(out);
 	}
 	/*
@@ -798,23 +804,15 @@ bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 		for (i = 0; i < EXACT_NBUCKETS(st); i++)
 			n += EXACT_BUCKET(st, i)->n;
 	}
-	if (n > (MaxAllocSize - VARHDRSZ - hdr) / sizeof(KeyHash))
+	if (n > (MaxAllocSize - VARHDRSZ - EXACT_SER_HDR) / sizeof(KeyHash))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("bloom_agg state of " UINT64_FORMAT " distinct keys is too large to pass between parallel workers",
 						n),
 				 errhint("Run it without parallelism (SET max_parallel_workers_per_gather = 0).")));
-	size = VARHDRSZ + hdr + n * sizeof(KeyHash);
-	/* huge pages: the copy is large and its memory fresh */
-	out = (bytea *) bloom_palloc_large(CurrentMemoryContext, size);
-	SET_VARSIZE(out, size);
-	p = VARDATA(out);
-	kind = EXACT_SER_HASHES;
-	memcpy(p, &st->fp, sizeof(double));
-	memcpy(p + sizeof(double), &n, sizeof(uint64));
-	memcpy(p + sizeof(double) + sizeof(uint64), &order, sizeof(uint64));
-	memcpy(p + sizeof(double) + 2 * sizeof(uint64), &kind, sizeof(uint64));
-	p += hdr;
+	size = VARHDRSZ + EXACT_SER_HDR + n * sizeof(KeyHash);
+	out = exact_ser_new(st, size, n, EXACT_SER_HASHES);
+	p = VARDATA(out) + EXACT_SER_HDR;
 	for (i = 0; i < EXACT_NBUCKETS(st); i++)
 	{
 		HashBucket *b = EXACT_BUCKET(st, i);
@@ -993,6 +991,7 @@ filter_state_take(FunctionCallInfo fcinfo, FilterState *st)
 {
 	Bloom	   *src = st->bloom;
 	Size		size = VARSIZE(src);
+	uintptr_t	page = (uintptr_t) sysconf(_SC_PAGESIZE);
 	char	   *dst;
 	Size		off;
 
@@ -1008,14 +1007,7 @@ filter_state_take(FunctionCallInfo fcinfo, FilterState *st)
 
 		memcpy(dst + off, (char *) src + off, len);
 #ifdef MADV_DONTNEED
-		{
-			uintptr_t	page = (uintptr_t) 4096;
-			uintptr_t	start = TYPEALIGN(page, (uintptr_t) src + off);
-			uintptr_t	end = TYPEALIGN_DOWN(page, (uintptr_t) src + off + len);
-
-			if (end > start)
-				(void) madvise((void *) start, end - start, MADV_DONTNEED);
-		}
+		bloom_madvise_inside((char *) src + off, len, page, MADV_DONTNEED);
 #endif
 	}
 	pfree(src);

@@ -82,15 +82,24 @@ bloom_palloc_large(MemoryContext ctx, Size size)
 
 #ifdef MADV_HUGEPAGE
 	if (size >= 2 * HUGE_PAGE_SIZE)
-	{
-		uintptr_t	start = ((uintptr_t) p + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
-		uintptr_t	end = ((uintptr_t) p + size) & ~(HUGE_PAGE_SIZE - 1);
-
-		if (end > start)
-			(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
-	}
+		bloom_madvise_inside(p, size, HUGE_PAGE_SIZE, MADV_HUGEPAGE);
 #endif
 	return p;
+}
+
+/*
+ * madvise the whole units (a power of two, a multiple of the page size)
+ * that lie inside [p, p + size); advice is best effort, so errors are
+ * ignored.
+ */
+void
+bloom_madvise_inside(void *p, Size size, uintptr_t unit, int advice)
+{
+	uintptr_t	start = ((uintptr_t) p + unit - 1) & ~(unit - 1);
+	uintptr_t	end = ((uintptr_t) p + size) & ~(unit - 1);
+
+	if (end > start)
+		(void) madvise((void *) start, end - start, advice);
 }
 
 void *

@@ -298,15 +298,13 @@ bloom_key_hash(BloomKeyType *kt, Datum value, int64 *h1, int64 *h2)
 
 	/* fast path: text and bytea values in plain (not compressed, not
 	 * external) form are hashed where they are */
-	if ((kt->kind == KEY_BYTEA || (kt->kind == KEY_TEXT && !kt->convert_text)) &&
-		!VARATT_IS_EXTENDED(DatumGetPointer(value)))
+	if (kt->head.raw_varlena && !VARATT_IS_EXTENDED(DatumGetPointer(value)))
 	{
 		bc_murmur3(VARDATA(DatumGetPointer(value)), VARSIZE(DatumGetPointer(value)) - VARHDRSZ,
 				   (int64_t *) h1, (int64_t *) h2);
 		return;
 	}
-	if ((kt->kind == KEY_BYTEA || (kt->kind == KEY_TEXT && !kt->convert_text)) &&
-		VARATT_IS_SHORT(DatumGetPointer(value)))
+	if (kt->head.raw_varlena && VARATT_IS_SHORT(DatumGetPointer(value)))
 	{
 		bc_murmur3(VARDATA_SHORT(DatumGetPointer(value)),
 				   VARSIZE_SHORT(DatumGetPointer(value)) - VARHDRSZ_SHORT,

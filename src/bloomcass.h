@@ -62,6 +62,7 @@ bloom_filterdb_len(const Bloom *b)
 /* bloom_io.c */
 extern BLOOM_INTERNAL void bloom_error(bc_status st) pg_attribute_noreturn();
 extern BLOOM_INTERNAL void *bloom_palloc_large(MemoryContext ctx, Size size);
+extern BLOOM_INTERNAL void bloom_madvise_inside(void *p, Size size, uintptr_t unit, int advice);
 extern BLOOM_INTERNAL void *bloom_palloc0_large(Size size);
 extern BLOOM_INTERNAL Bloom *bloom_alloc(int32 hash_count, int64 word_count, bc_order order);
 extern BLOOM_INTERNAL Bloom *bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order order);
