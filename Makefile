@@ -23,9 +23,6 @@ PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initi
 
 EXTRA_CLEAN = build/regress build/unit_tests build/unit_tests_san build/core-c99
 
-# every object depends on the headers (PGXS tracks no header dependencies)
-$(OBJS): src/core/bloomcass_core.h src/bloomcass.h
-
 # The core's symbols stay inside the library: only the SQL-callable
 # functions are exported, so nothing of ours can be mistaken for a
 # same-named symbol of the server (or the reverse).
@@ -35,6 +32,10 @@ PG_CONFIG ?= pg_config
 SHELL = /bin/bash
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# Every object depends on the headers (PGXS tracks no header dependencies).
+# This rule comes after PGXS's so that `make` alone still builds `all`.
+$(OBJS): src/core/bloomcass_core.h src/bloomcass.h src/bloom_compat.h
 
 # ---------------------------------------------------------------------------
 # Core unit tests: plain C, no PostgreSQL headers

@@ -18,6 +18,8 @@
 #include "postgres.h"
 #include "fmgr.h"
 
+#include "bloom_compat.h"
+
 #include "bloomcass_core.h"
 
 #define BLOOM_FORMAT_VERSION 1
@@ -60,7 +62,7 @@ bloom_filterdb_len(const Bloom *b)
 }
 
 /* bloom_io.c */
-extern BLOOM_INTERNAL void bloom_error(bc_status st) pg_attribute_noreturn();
+BLOOM_NORETURN extern BLOOM_INTERNAL void bloom_error(bc_status st);
 extern BLOOM_INTERNAL void *bloom_palloc_large(MemoryContext ctx, Size size);
 extern BLOOM_INTERNAL void bloom_madvise_inside(void *p, Size size, uintptr_t unit, int advice);
 extern BLOOM_INTERNAL void *bloom_palloc0_large(Size size);

@@ -1,0 +1,38 @@
+/*
+ * bloom_compat.h - the differences between the PostgreSQL major versions
+ * bloomcass builds against (15 to 18), in one place.
+ *
+ * Every glue file gets this through bloomcass.h; nothing else in the tree
+ * tests PG_VERSION_NUM.
+ */
+#ifndef BLOOM_COMPAT_H
+#define BLOOM_COMPAT_H
+
+#include "postgres.h"
+
+#if PG_VERSION_NUM < 150000
+#error "bloomcass needs PostgreSQL 15 or later"
+#endif
+
+/*
+ * PostgreSQL 16 moved the varlena macros (VARSIZE, SET_VARSIZE, ...) and
+ * struct varatt_external out of postgres.h into varatt.h.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+/*
+ * A function that never returns.  PostgreSQL 18 replaced the trailing
+ * pg_attribute_noreturn() with a leading pg_noreturn; GCC and clang accept
+ * the attribute in the leading position on every version.
+ */
+#if PG_VERSION_NUM >= 180000
+#define BLOOM_NORETURN pg_noreturn
+#elif defined(__GNUC__) || defined(__clang__)
+#define BLOOM_NORETURN __attribute__((noreturn))
+#else
+#define BLOOM_NORETURN
+#endif
+
+#endif							/* BLOOM_COMPAT_H */
