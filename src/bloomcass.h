@@ -61,11 +61,13 @@ bloom_filterdb_len(const Bloom *b)
 	return VARSIZE(b) - BLOOM_HDRSZ;
 }
 
-/* bloom_io.c */
+/* bloom_util.c: errors and large allocations, used everywhere */
 BLOOM_NORETURN extern BLOOM_INTERNAL void bloom_error(bc_status st);
 extern BLOOM_INTERNAL void *bloom_palloc_large(MemoryContext ctx, Size size);
 extern BLOOM_INTERNAL void bloom_madvise_inside(void *p, Size size, uintptr_t unit, int advice);
 extern BLOOM_INTERNAL void *bloom_palloc0_large(Size size);
+
+/* bloom_io.c */
 extern BLOOM_INTERNAL Bloom *bloom_alloc(int32 hash_count, int64 word_count, bc_order order);
 extern BLOOM_INTERNAL Bloom *bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order order);
 extern BLOOM_INTERNAL void bloom_view(const Bloom *b, bc_filter *f);

@@ -1,0 +1,101 @@
+/*
+ * bloom_util.c - glue helpers every other file of the extension uses: the
+ * report of a core status as an ERROR, and large allocations advised to use
+ * transparent huge pages.
+ *
+ * They sit apart from the files that implement SQL functions so that any
+ * of those can use them without depending on another.
+ */
+#include "postgres.h"
+
+#include <sys/mman.h>
+
+#include "utils/memutils.h"
+
+#include "bloomcass.h"
+
+/*
+ * Report a core status as an ERROR with a SQLSTATE that says what kind of
+ * problem it is.
+ */
+void
+bloom_error(bc_status st)
+{
+	int			code;
+
+	switch (st)
+	{
+		case BC_ERR_EMPTY:
+		case BC_ERR_SHORT_HEADER:
+		case BC_ERR_HASH_COUNT:
+		case BC_ERR_WORD_COUNT:
+		case BC_ERR_TRUNCATED:
+		case BC_ERR_TRAILING:
+			code = ERRCODE_INVALID_BINARY_REPRESENTATION;
+			break;
+		case BC_ERR_TOO_LARGE:
+		case BC_ERR_EXCEEDS_VALUE_LIMIT:
+		case BC_ERR_KEY_TOO_LONG:
+			code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+			break;
+		case BC_ERR_NUMBER_RANGE:
+			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			break;
+		case BC_ERR_NUMBER_SYNTAX:
+			code = ERRCODE_INVALID_TEXT_REPRESENTATION;
+			break;
+		case BC_ERR_BUFFER:
+			code = ERRCODE_INTERNAL_ERROR;
+			break;
+		default:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			break;
+	}
+	ereport(ERROR, (errcode(code), errmsg("%s", bc_status_message(st))));
+	pg_unreachable();
+}
+
+/*
+ * Memory from palloc (zeroed by the second).  A large block is advised to use
+ * transparent huge pages (where the kernel leaves that to madvise): the
+ * first touch of fresh memory costs about 10 us per 4 kB page, so zeroing a
+ * 100 MB filter would otherwise spend a quarter of a second in page faults.
+ * The memory stays palloc'd: accounted, and freed with its context.
+ */
+#define HUGE_PAGE_SIZE ((uintptr_t) 2 * 1024 * 1024)
+
+void *
+bloom_palloc_large(MemoryContext ctx, Size size)
+{
+	char	   *p = MemoryContextAllocHuge(ctx, size);
+
+#ifdef MADV_HUGEPAGE
+	if (size >= 2 * HUGE_PAGE_SIZE)
+		bloom_madvise_inside(p, size, HUGE_PAGE_SIZE, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+/*
+ * madvise the whole units (a power of two, a multiple of the page size)
+ * that lie inside [p, p + size); advice is best effort, so errors are
+ * ignored.
+ */
+void
+bloom_madvise_inside(void *p, Size size, uintptr_t unit, int advice)
+{
+	uintptr_t	start = ((uintptr_t) p + unit - 1) & ~(unit - 1);
+	uintptr_t	end = ((uintptr_t) p + size) & ~(unit - 1);
+
+	if (end > start)
+		(void) madvise((void *) start, end - start, advice);
+}
+
+void *
+bloom_palloc0_large(Size size)
+{
+	void	   *p = bloom_palloc_large(CurrentMemoryContext, size);
+
+	memset(p, 0, size);
+	return p;
+}
