@@ -41,7 +41,7 @@ CREATE FUNCTION trap.bloom_import(bytea, text) RETURNS tools.bloom LANGUAGE sql
 SET search_path = trap, pg_catalog, tools, public;
 SELECT pg_read_binary_file('x') AS the_trap_is_set;
 -- still pg_catalog.pg_read_binary_file, which refuses an unprivileged role
-SELECT bloom_import_file('/etc/hostname-big-Filter.db');
+SELECT bloom_import_file('/etc/ks-cf-ka-1-Filter.db');
 SELECT bloom_import_file('nb-1-big-Filter.db');
 RESET search_path;
 \c contrib_regression :test_user

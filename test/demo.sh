@@ -5,7 +5,7 @@
 #   bash test/demo.sh
 #
 # Installs whatever packages are missing (as root), builds and installs the
-# extension, starts a throwaway PostgreSQL 15 cluster, runs test/demo.sql
+# extension, starts a throwaway cluster of that PostgreSQL, runs test/demo.sql
 # in it, echoing the file (comments included) as it goes, and stops the cluster again.
 
 set -euo pipefail

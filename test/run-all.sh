@@ -1,27 +1,44 @@
 #!/usr/bin/env bash
 #
-# test/run-all.sh - build bloomcass and run every test suite.
+# test/run-all.sh - build bloomcass and run every test suite, against this
+# machine's PostgreSQL and against the PostgreSQL of two more Debian
+# releases, each in a clean chroot.
 #
-#   bash test/run-all.sh
+#   bash test/run-all.sh [--local] [--no-fuzz]
 #
-# Run it as root on Debian 12 (it installs whatever packages are missing);
-# as another user it works too once the packages are installed and the
-# PostgreSQL extension directories are writable for `make install`.
+# Run it as root on Debian (12, 13 or testing: it installs whatever packages
+# are missing, by the release's own names; see test/lib/common.sh for which
+# PostgreSQL it picks, PG_CONFIG to choose); as another user it works too,
+# with --local, once the packages are installed and the PostgreSQL
+# extension directories are writable for `make install`.
 #
-# Stages, in order:
+# Stages on this machine, in order:
 #   make clean, make           the extension (warnings are errors)
 #   make core-c99              the core alone, strict C99, no PostgreSQL
+#   make check-symbols         no exported symbol clashes with the server
 #   make unittest              core unit tests
 #   make unittest-sanitize     the same under AddressSanitizer + UBSan
-#   test/fuzz/run-short.sh     short fuzzing run, when the project has one
-#   make install               into the PostgreSQL 15 installation
+#   test/fuzz/run-short.sh     a short fuzzing run (not with --no-fuzz)
+#   make install               into the PostgreSQL chosen
 #   make installcheck          pg_regress against a throwaway cluster
 #   server log                 no backend may have crashed
+#   pgxn                       `make dist`, then pgxnclient installs that
+#                              archive (META.json) and the suite passes
+#                              against what it installed
+# and, unless --local, in the background from the start:
+#   test/chroot.sh trixie      PostgreSQL 17 (Debian 13)
+#   test/chroot.sh forky       PostgreSQL 18 (Debian testing)
+# each running this script with --no-fuzz --local in a fresh chroot (a suite
+# whose codename is this machine's own is left out: the stages above are
+# that run).  BC_CHROOT_SUITES overrides the list.
 #
-# It ends with a summary and the line "total: N passed, M failed", where N
-# counts the unit checks (plain build) plus the regression tests passed, and
-# M the unit checks and regression tests failed plus every other stage that
-# failed.  The exit status is non-zero when anything failed.
+# It ends with a summary, one block per PostgreSQL version with its own
+# counts and each stage's duration, and the line "total: N passed, M
+# failed", where N counts the unit checks (plain build) plus the regression
+# tests passed of every version, and M the unit checks and regression tests
+# failed plus every other stage that failed.  The exit status is non-zero
+# when anything failed.  build/test-logs/summary.tsv holds this machine's
+# results in a form test/chroot.sh reads back.
 
 set -euo pipefail
 
@@ -34,18 +51,36 @@ cd "$ROOT"
 JOBS=$(nproc 2>/dev/null || echo 2)
 LOGDIR=$ROOT/build/test-logs
 
+LOCAL=no
+FUZZ=yes
+for arg in "$@"; do
+	case $arg in
+	--local) LOCAL=yes ;;
+	--no-fuzz) FUZZ=no ;;
+	*) bc_die "usage: bash test/run-all.sh [--local] [--no-fuzz]" ;;
+	esac
+done
+
 # Per-stage results for the summary.
 STAGE_NAMES=()
 STAGE_RESULTS=()
 STAGE_DETAILS=()
+STAGE_SECONDS=()
 TOTAL_PASSED=0
 TOTAL_FAILED=0
+STAGE_T0=$SECONDS
 
-# record NAME RESULT [DETAIL]: RESULT is ok, FAILED or skipped.
+# record NAME RESULT [DETAIL]: RESULT is ok, FAILED or skipped; the stage's
+# duration is the time since the last stage_start.
 record() {
 	STAGE_NAMES+=("$1")
 	STAGE_RESULTS+=("$2")
 	STAGE_DETAILS+=("${3:-}")
+	STAGE_SECONDS+=("$((SECONDS - STAGE_T0))")
+}
+
+stage_start() {
+	STAGE_T0=$SECONDS
 }
 
 # run_step LOG CMD...: run CMD, showing its output and saving it in LOG;
@@ -64,6 +99,7 @@ run_step() {
 unit_stage() {
 	local name=$1 target=$2 counts=$3 log=$LOGDIR/$2.log
 	local rc=0 line passed failed
+	stage_start
 	run_step "$log" make PG_CONFIG="$PG_CONFIG" "$target" || rc=$?
 	line=$(grep -Eo 'unit: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)
 	if [[ -z $line ]]; then
@@ -92,6 +128,7 @@ unit_stage() {
 simple_stage() {
 	local name=$1
 	shift
+	stage_start
 	if run_step "$LOGDIR/${name//[^a-zA-Z0-9_-]/_}.log" "$@"; then
 		record "$name" ok
 		return 0
@@ -101,26 +138,42 @@ simple_stage() {
 	return 1
 }
 
-print_summary() {
-	local i
-	printf '\n==================== bloomcass test summary ====================\n'
-	for i in "${!STAGE_NAMES[@]}"; do
-		printf '  %-20s %-8s %s\n' "${STAGE_NAMES[$i]}" "${STAGE_RESULTS[$i]}" "${STAGE_DETAILS[$i]}"
-	done
-	printf '  (%ss; logs in build/test-logs/)\n' "$SECONDS"
-	printf '================================================================\n'
-	printf 'total: %d passed, %d failed\n' "$TOTAL_PASSED" "$TOTAL_FAILED"
-}
-
 # ---------------------------------------------------------------------------
 # Dependencies and build
 # ---------------------------------------------------------------------------
 bc_install_deps
-bc_log "using $PG_CONFIG ($("$PG_CONFIG" --version))"
+PG_VERSION_STRING=$("$PG_CONFIG" --version)
+OS_NAME=$(. /etc/os-release && printf '%s' "${PRETTY_NAME:-unknown system}")
+OS_CODENAME=$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}")
+bc_log "using $PG_CONFIG ($PG_VERSION_STRING) on $OS_NAME"
 
 bc_log "make clean"
 make PG_CONFIG="$PG_CONFIG" clean >/dev/null
 mkdir -p "$LOGDIR"
+rm -f "$LOGDIR"/*.log "$LOGDIR"/*.tsv
+
+# ---------------------------------------------------------------------------
+# The other PostgreSQL versions, each in a chroot, in the background
+# ---------------------------------------------------------------------------
+CHROOT_SUITES=()
+CHROOT_PIDS=()
+if [[ $LOCAL == no ]]; then
+	read -r -a wanted <<<"${BC_CHROOT_SUITES-trixie forky}"
+	((${#wanted[@]} > 0)) || bc_die "BC_CHROOT_SUITES is empty: use --local to test this machine's PostgreSQL only"
+	[[ $(id -u) -eq 0 ]] || bc_die "the chroot stages need root (or use --local)"
+	bc_pkg_install debootstrap
+	for suite in "${wanted[@]}"; do
+		if [[ $suite == "$OS_CODENAME" ]]; then
+			bc_log "$suite is this machine's own release: its PostgreSQL is tested here, not in a chroot"
+			continue
+		fi
+		CHROOT_SUITES+=("$suite")
+		bc_log "test/chroot.sh $suite in the background (log: build/test-logs/chroot-$suite.log)"
+		BC_CHROOT_RESULTS=$LOGDIR/chroot-$suite.tsv \
+			bash test/chroot.sh "$suite" >"$LOGDIR/chroot-$suite.log" 2>&1 </dev/null &
+		CHROOT_PIDS+=("$!")
+	done
+fi
 
 BUILD_OK=no
 if simple_stage build make -j"$JOBS" PG_CONFIG="$PG_CONFIG"; then
@@ -130,6 +183,9 @@ fi
 simple_stage core-c99 make PG_CONFIG="$PG_CONFIG" core-c99 || true
 if [[ $BUILD_OK == yes ]]; then
 	simple_stage symbols make PG_CONFIG="$PG_CONFIG" check-symbols || true
+else
+	record symbols FAILED "the build failed"
+	TOTAL_FAILED=$((TOTAL_FAILED + 1))
 fi
 
 # ---------------------------------------------------------------------------
@@ -139,17 +195,10 @@ unit_stage unittest unittest yes
 unit_stage unittest-sanitize unittest-sanitize no
 
 # ---------------------------------------------------------------------------
-# Optional short fuzzing run
+# Short fuzzing run
 # ---------------------------------------------------------------------------
-FUZZ_RAN=no
-if [[ -f test/fuzz/run-short.sh ]]; then
+if [[ $FUZZ == yes ]]; then
 	simple_stage fuzz-short bash test/fuzz/run-short.sh || true
-	FUZZ_RAN=yes
-elif [[ -f test/fuzz/Makefile ]] && grep -qE '^run-short[[:space:]]*:' test/fuzz/Makefile; then
-	simple_stage fuzz-short make -C test/fuzz run-short || true
-	FUZZ_RAN=yes
-fi
-if [[ $FUZZ_RAN == yes ]]; then
 	# Show the fuzzer's closing line ("fuzz: N runs, 0 crashes in S s").
 	STAGE_DETAILS[-1]=$(grep -Eo '^fuzz: .*' "$LOGDIR/fuzz-short.log" | tail -n 1 || true)
 fi
@@ -158,16 +207,19 @@ fi
 # Install and regression tests against a throwaway cluster
 # ---------------------------------------------------------------------------
 INSTALL_OK=no
+stage_start
 if [[ $BUILD_OK == yes ]]; then
 	if simple_stage install make PG_CONFIG="$PG_CONFIG" install; then
 		INSTALL_OK=yes
 	fi
 else
-	record install skipped "the build failed"
+	record install FAILED "the build failed"
+	TOTAL_FAILED=$((TOTAL_FAILED + 1))
 fi
 
+stage_start
 if [[ $INSTALL_OK != yes ]]; then
-	record installcheck skipped "nothing installed"
+	record installcheck FAILED "nothing installed"
 	TOTAL_FAILED=$((TOTAL_FAILED + 1))
 elif ! compgen -G 'sql/*.sql' >/dev/null; then
 	record installcheck FAILED "no regression tests in sql/"
@@ -216,6 +268,7 @@ else
 	fi
 
 	# Stopping checks the server log: any backend crash fails the run.
+	stage_start
 	if bc_cluster_stop; then
 		record "server log" ok "no backend crashed"
 	else
@@ -224,7 +277,71 @@ else
 	fi
 fi
 
-print_summary
+# ---------------------------------------------------------------------------
+# Summary
+# ---------------------------------------------------------------------------
+LOCAL_PASSED=$TOTAL_PASSED
+LOCAL_FAILED=$TOTAL_FAILED
+{
+	printf 'postgresql\t%s\t%s\n' "$PG_VERSION_STRING" "$OS_NAME"
+	for i in "${!STAGE_NAMES[@]}"; do
+		printf '%s\t%s\t%s\t%s\n' "${STAGE_NAMES[$i]}" "${STAGE_RESULTS[$i]}" \
+			"${STAGE_DETAILS[$i]}" "${STAGE_SECONDS[$i]}"
+	done
+	printf 'total\t%d\t%d\n' "$LOCAL_PASSED" "$LOCAL_FAILED"
+} >"$LOGDIR/summary.tsv"
+
+# print_block TITLE PASSED FAILED TSV: one version's block of the summary.
+print_block() {
+	local title=$1 passed=$2 failed=$3 tsv=$4 name result detail secs
+	printf '%s: %d passed, %d failed\n' "$title" "$passed" "$failed"
+	while IFS=$'\t' read -r name result detail secs; do
+		case $name in postgresql | total) continue ;; esac
+		printf '  %-20s %-8s %5ss  %s\n' "$name" "$result" "$secs" "$detail"
+	done <"$tsv"
+}
+
+SUMMARY=$LOGDIR/summary.txt
+print_block "${PG_VERSION_STRING} on ${OS_NAME} (this machine)" \
+	"$LOCAL_PASSED" "$LOCAL_FAILED" "$LOGDIR/summary.tsv" >"$SUMMARY"
+
+for i in "${!CHROOT_SUITES[@]}"; do
+	suite=${CHROOT_SUITES[$i]}
+	bc_log "waiting for the $suite chroot run"
+	crc=0
+	wait "${CHROOT_PIDS[$i]}" || crc=$?
+	tsv=$LOGDIR/chroot-$suite.tsv
+	c_passed=0
+	c_failed=0
+	title="$suite chroot"
+	if [[ -f $tsv ]] && grep -q $'^total\t' "$tsv"; then
+		c_passed=$(awk -F'\t' '$1 == "total" { print $2 }' "$tsv")
+		c_failed=$(awk -F'\t' '$1 == "total" { print $3 }' "$tsv")
+		title="$(awk -F'\t' '$1 == "postgresql" { print $2 " on " $3 }' "$tsv") ($suite chroot)"
+	fi
+	if ((crc != 0 && c_failed == 0)); then
+		# the chroot could not be made, or its run ended without a summary
+		c_failed=1
+		printf 'exit\tFAILED\ttest/chroot.sh %s exited with status %d\t0\n' "$suite" "$crc" >>"$tsv"
+	fi
+	if ((c_failed > 0)); then
+		printf '\n---- build/test-logs/chroot-%s.log (last 150 lines) ----\n' "$suite"
+		tail -n 150 "$LOGDIR/chroot-$suite.log"
+		printf -- '---- end of chroot-%s.log ----\n' "$suite"
+	fi
+	TOTAL_PASSED=$((TOTAL_PASSED + c_passed))
+	TOTAL_FAILED=$((TOTAL_FAILED + c_failed))
+	print_block "$title" "$c_passed" "$c_failed" "$tsv" >>"$SUMMARY"
+done
+
+printf '\n==================== bloomcass test summary ====================\n'
+cat "$SUMMARY"
+if [[ $LOCAL == yes ]]; then
+	printf '(--local: this machine'"'"'s PostgreSQL only)\n'
+fi
+printf '(%ss; logs in build/test-logs/)\n' "$SECONDS"
+printf '================================================================\n'
+printf 'total: %d passed, %d failed\n' "$TOTAL_PASSED" "$TOTAL_FAILED"
 if ((TOTAL_FAILED > 0)); then
 	exit 1
 fi

@@ -15,7 +15,7 @@
 #      BC_VALGRIND_COPT='-O0' rebuilds from clean with that appended to
 #      CFLAGS, PGXS's COPT, for more precise stacks), then
 #      make install DESTDIR=<private stage>: the server under test runs from
-#      a private copy of the PostgreSQL 15 installation (its postgres binary,
+#      a private copy of the PostgreSQL installation (its postgres binary,
 #      symlinks to everything else, our files installed into it), so a
 #      `make install` elsewhere during the long run cannot swap the library
 #      under it, and the system installation is left alone.

@@ -7,7 +7,7 @@
 #   BENCH_QUICK=1 bash test/bench/run.sh    # smoke run: small sizes, 3 reps
 #
 # Builds and installs the extension, runs the core micro-benchmark (B5),
-# starts a throwaway PostgreSQL 15 cluster (autovacuum off, jit off,
+# starts a throwaway cluster (autovacuum off, jit off,
 # shared_buffers 2GB), creates the tables once, runs B1-B4 in ONE session
 # (bench_pair() in setup.sql alternates A and B), measures B6 in fresh
 # sessions, and writes
@@ -51,12 +51,7 @@ START=$(date +%s)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
 bc_install_deps
-if [[ $(dpkg-query -W -f='${Status}' postgresql-15-hll 2>/dev/null || true) != *'install ok installed'* ]]; then
-	[[ $(id -u) -eq 0 ]] || bc_die "postgresql-15-hll is missing; install it as root"
-	bc_log "installing postgresql-15-hll"
-	apt-get update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql-15-hll
-fi
+bc_pkg_install "postgresql-$BC_PG_MAJOR-hll"
 
 bc_log "building and installing bloomcass"
 make -j"$(nproc 2>/dev/null || echo 2)" PG_CONFIG="$PG_CONFIG" >/dev/null

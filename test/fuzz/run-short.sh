@@ -62,9 +62,12 @@ mkdir -p "$OUT" "$ART"
 # ---------------------------------------------------------------------------
 SAN_FLAGS=("-fsanitize=fuzzer,address,undefined" -fno-sanitize-recover=all)
 
+# Debian ships libFuzzer's runtime as libclang-rt-M-dev, M being clang's major
+# (14 on Debian 12, 19 on 13, 21 on testing).
 if ! command -v "$CC" >/dev/null 2>&1; then
-	die "'$CC' not found: the fuzzer needs clang with libFuzzer (Debian: apt-get install clang libclang-rt-14-dev)"
+	die "'$CC' not found: the fuzzer needs clang with libFuzzer (Debian: apt-get install clang libclang-rt-M-dev, M being clang's major version)"
 fi
+CLANG_MAJOR=$("$CC" --version 2>/dev/null | sed -nE 's/.*clang version ([0-9]+).*/\1/p' | head -n 1)
 cat >"$OUT/probe.c" <<'EOF'
 #include <stddef.h>
 #include <stdint.h>
@@ -72,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void) d; (void) n; ret
 EOF
 if ! "$CC" "${SAN_FLAGS[@]}" "$OUT/probe.c" -o "$OUT/probe" >"$OUT/probe.log" 2>&1; then
 	sed 's/^/    /' "$OUT/probe.log" >&2
-	die "'$CC' cannot link a libFuzzer target (-fsanitize=fuzzer,address,undefined): libFuzzer's runtime is missing (Debian: apt-get install clang libclang-rt-14-dev)"
+	die "'$CC' cannot link a libFuzzer target (-fsanitize=fuzzer,address,undefined): libFuzzer's runtime is missing (Debian: apt-get install libclang-rt-${CLANG_MAJOR:-M}-dev)"
 fi
 rm -f "$OUT/probe" "$OUT/probe.c" "$OUT/probe.log"
 

@@ -6,7 +6,7 @@
 #
 #   . "$(dirname "$0")/lib/common.sh"
 #   bc_install_deps          # packages, PATH and PG_CONFIG
-#   bc_cluster_start         # throwaway PostgreSQL 15 cluster, stopped on EXIT
+#   bc_cluster_start         # throwaway cluster, stopped on EXIT
 #   dir=$(bc_server_copy test/data/vectors)
 #   psql -c 'select 1'
 #   bc_cluster_stop          # optional: the EXIT trap does it too
@@ -15,12 +15,6 @@
 # again when the cluster stops.  PostgreSQL refuses to run as root, so when
 # the caller is root the server runs as the unprivileged `postgres` user;
 # otherwise it runs as the calling user.
-
-# Packages needed to build the extension, run its tests and build the
-# libFuzzer targets (-fsanitize=fuzzer needs clang's runtime libraries).
-BC_PACKAGES=(postgresql-15 postgresql-server-dev-15 build-essential clang libclang-rt-14-dev)
-
-BC_PG_BINDIR=/usr/lib/postgresql/15/bin
 
 bc_log() {
 	printf '==> %s\n' "$*" >&2
@@ -34,43 +28,119 @@ bc_die() {
 # ---------------------------------------------------------------------------
 # Dependencies
 # ---------------------------------------------------------------------------
+#
+# Which PostgreSQL: $PG_CONFIG when the caller sets it; else the only server
+# installed from the distribution's packages (/usr/lib/postgresql/N); else,
+# when none is, the distribution's default major (what the `postgresql`
+# package depends on: 15 on Debian 12, 17 on Debian 13, 18 on testing).
+# Several installed servers and no PG_CONFIG is an error that names them.
+#
+# Packages, by the distribution's own names: postgresql-N and
+# postgresql-server-dev-N (for a PostgreSQL from the distribution),
+# build-essential, clang, and the clang runtime (libclang-rt-M-dev, M being
+# the major of the installed clang) that the libFuzzer targets link with.
 
-# Install whichever of BC_PACKAGES is missing (and only those), then put the
-# PostgreSQL 15 binaries first on PATH and export PG_CONFIG.
-bc_install_deps() {
-	local missing=() pkg status
-	for pkg in "${BC_PACKAGES[@]}"; do
+# bc_pkg_missing PKG...: print those of PKG that are not installed.
+bc_pkg_missing() {
+	local pkg status
+	for pkg in "$@"; do
 		# dpkg -s succeeds for removed-but-configured packages too, so
 		# check the status line for "install ok installed".
 		status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
 		if [[ $status != *'install ok installed'* ]]; then
-			missing+=("$pkg")
+			printf '%s\n' "$pkg"
 		fi
 	done
+}
 
-	if ((${#missing[@]} > 0)); then
-		if [[ $(id -u) -ne 0 ]]; then
-			bc_die "missing packages: ${missing[*]}; install them as root" \
-				"(apt-get install ${missing[*]}) or run this script as root"
-		fi
-		bc_log "installing missing packages: ${missing[*]}"
+_bc_apt_updated=no
+_bc_apt_update() {
+	if [[ $_bc_apt_updated == no ]]; then
 		apt-get update
-		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+		_bc_apt_updated=yes
 	fi
+}
 
-	if [[ -d $BC_PG_BINDIR ]]; then
-		PATH="$BC_PG_BINDIR:$PATH"
+# bc_pkg_install PKG...: install whichever of PKG is missing (and only
+# those); as another user than root, name them and stop.
+bc_pkg_install() {
+	local missing
+	mapfile -t missing < <(bc_pkg_missing "$@")
+	((${#missing[@]} > 0)) || return 0
+	if [[ $(id -u) -ne 0 ]]; then
+		bc_die "missing packages: ${missing[*]}; install them as root" \
+			"(apt-get install ${missing[*]}) or run this script as root"
 	fi
-	export PATH
+	bc_log "installing missing packages: ${missing[*]}"
+	_bc_apt_update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
 
-	if [[ -x $BC_PG_BINDIR/pg_config ]]; then
-		PG_CONFIG=$BC_PG_BINDIR/pg_config
-	elif command -v pg_config >/dev/null 2>&1; then
-		PG_CONFIG=$(command -v pg_config)
+# The majors of the PostgreSQL servers installed from packages.
+_bc_installed_majors() {
+	local d
+	for d in /usr/lib/postgresql/*/bin/postgres; do
+		[[ -x $d ]] || continue
+		d=${d#/usr/lib/postgresql/}
+		printf '%s\n' "${d%%/*}"
+	done | sort -n
+}
+
+# The major version of the distribution's default PostgreSQL.
+_bc_default_major() {
+	local major
+	major=$(apt-cache depends postgresql 2>/dev/null |
+		sed -nE 's/^ *Depends: postgresql-([0-9]+)$/\1/p' | head -n 1)
+	if [[ -z $major ]]; then
+		_bc_apt_update >&2
+		major=$(apt-cache depends postgresql 2>/dev/null |
+			sed -nE 's/^ *Depends: postgresql-([0-9]+)$/\1/p' | head -n 1)
+	fi
+	[[ -n $major ]] || bc_die "cannot tell which PostgreSQL this distribution ships" \
+		"(apt-cache depends postgresql names no postgresql-N); set PG_CONFIG"
+	printf '%s\n' "$major"
+}
+
+# Install what is missing, put the chosen PostgreSQL's binaries first on
+# PATH and export PG_CONFIG and BC_PG_MAJOR.
+bc_install_deps() {
+	local majors=() major bindir clang_major
+
+	if [[ -n ${PG_CONFIG:-} ]]; then
+		command -v "$PG_CONFIG" >/dev/null 2>&1 ||
+			bc_die "PG_CONFIG=$PG_CONFIG is not an executable pg_config"
+		major=$("$PG_CONFIG" --version | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')
+		[[ -n $major ]] || bc_die "cannot read the version of $PG_CONFIG"
+		bindir=$("$PG_CONFIG" --bindir)
+		# A PostgreSQL of the distribution's: its packages; one built by
+		# hand brings its own files.
+		if [[ $bindir == /usr/lib/postgresql/$major/bin ]]; then
+			bc_pkg_install "postgresql-$major" "postgresql-server-dev-$major"
+		fi
 	else
-		bc_die "pg_config not found (is postgresql-server-dev-15 installed?)"
+		mapfile -t majors < <(_bc_installed_majors)
+		if ((${#majors[@]} > 1)); then
+			bc_die "several PostgreSQL servers are installed (${majors[*]}):" \
+				"choose one with PG_CONFIG=/usr/lib/postgresql/N/bin/pg_config"
+		elif ((${#majors[@]} == 1)); then
+			major=${majors[0]}
+		else
+			major=$(_bc_default_major)
+		fi
+		bc_pkg_install "postgresql-$major" "postgresql-server-dev-$major"
+		PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config
+		[[ -x $PG_CONFIG ]] || bc_die "$PG_CONFIG is missing after installing postgresql-$major"
 	fi
-	export PG_CONFIG
+
+	# The toolchain, then the runtime of whichever clang that gave.
+	bc_pkg_install build-essential clang
+	clang_major=$(clang --version 2>/dev/null | sed -nE 's/.*clang version ([0-9]+).*/\1/p' | head -n 1)
+	[[ -n $clang_major ]] || bc_die "cannot read the version of clang"
+	bc_pkg_install "libclang-rt-$clang_major-dev"
+
+	PATH="$("$PG_CONFIG" --bindir):$PATH"
+	BC_PG_MAJOR=$major
+	export PATH PG_CONFIG BC_PG_MAJOR
 }
 
 # ---------------------------------------------------------------------------
@@ -91,8 +161,6 @@ _bc_bindir() {
 	if [[ -n ${PG_CONFIG:-} ]] && bindir=$("$PG_CONFIG" --bindir 2>/dev/null) &&
 		[[ -x $bindir/pg_ctl ]]; then
 		printf '%s\n' "$bindir"
-	elif [[ -x $BC_PG_BINDIR/pg_ctl ]]; then
-		printf '%s\n' "$BC_PG_BINDIR"
 	else
 		bc_die "PostgreSQL server binaries not found (run bc_install_deps first)"
 	fi
@@ -224,7 +292,7 @@ bc_cluster_start() {
 bc_cluster_stop() {
 	local dir=${BC_CLUSTER_DIR:-} bindir rc=0
 	[[ -n $dir ]] || return 0
-	bindir=$(_bc_bindir) || bindir=$BC_PG_BINDIR
+	bindir=$(_bc_bindir) || return 1
 
 	if [[ -f $dir/data/postmaster.pid ]]; then
 		bc_log "stopping PostgreSQL"
