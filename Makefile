@@ -79,3 +79,17 @@ core-c99:
 		$(UNIT_CC) -std=c99 -pedantic -Wall -Wextra -Werror -c $$f -o build/core-c99/$$(basename $$f .c).o || exit 1; \
 	done
 	@echo "core compiles alone with -std=c99"
+
+# ---------------------------------------------------------------------------
+# PGXN distribution: build/dist/bloomcass-<version>.zip, the committed tree
+# (HEAD) under a bloomcass-<version>/ prefix, as `pgxn install` takes it.
+# ---------------------------------------------------------------------------
+DIST_VERSION = $(shell sed -nE 's/^   "version": *"([^"]+)".*/\1/p' META.json | head -n 1)
+DIST_ZIP = build/dist/$(EXTENSION)-$(DIST_VERSION).zip
+
+.PHONY: dist
+dist:
+	@test -n "$(DIST_VERSION)" || { echo "META.json: no version"; exit 1; }
+	@mkdir -p build/dist
+	git archive --format=zip --prefix=$(EXTENSION)-$(DIST_VERSION)/ -o $(DIST_ZIP) HEAD
+	@echo "$(DIST_ZIP)"

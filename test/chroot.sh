@@ -12,7 +12,8 @@
 #      mirror this machine's apt uses (a suite the host's debootstrap has no
 #      script for, such as testing's codename, is made with the sid script);
 #   3. mounts /proc and a private /dev/shm (the server's shared memory),
-#      unpacks the copy into /src and runs `bash test/run-all.sh --no-fuzz`
+#      unpacks the copy into /src and runs `bash test/run-all.sh --local
+#      --no-fuzz --no-pgxn`
 #      there: the same script a user of that release runs, which installs
 #      the release's own packages (postgresql-N, postgresql-server-dev-N,
 #      build-essential, clang, libclang-rt-M-dev) with its apt;
@@ -196,7 +197,7 @@ rc=0
 chroot "$ROOTFS" /usr/bin/env -i \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 TERM=dumb CI="${CI:-}" \
-	bash -c 'cd /src && exec bash test/run-all.sh --no-fuzz --local' || rc=$?
+	bash -c 'cd /src && exec bash test/run-all.sh --local --no-fuzz --no-pgxn' || rc=$?
 
 if [[ -n $RESULTS ]]; then
 	if [[ -f $ROOTFS/src/build/test-logs/summary.tsv ]]; then

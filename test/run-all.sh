@@ -4,7 +4,7 @@
 # machine's PostgreSQL and against the PostgreSQL of two more Debian
 # releases, each in a clean chroot.
 #
-#   bash test/run-all.sh [--local] [--no-fuzz]
+#   bash test/run-all.sh [--local] [--no-fuzz] [--no-pgxn]
 #
 # Run it as root on Debian (12, 13 or testing: it installs whatever packages
 # are missing, by the release's own names; see test/lib/common.sh for which
@@ -22,13 +22,13 @@
 #   make install               into the PostgreSQL chosen
 #   make installcheck          pg_regress against a throwaway cluster
 #   server log                 no backend may have crashed
-#   pgxn                       `make dist`, then pgxnclient installs that
-#                              archive (META.json) and the suite passes
-#                              against what it installed
+#   test/pgxn.sh               `make dist`, pgxnclient installs that archive
+#                              (META.json) and what it installed is the
+#                              archive's (not with --no-pgxn)
 # and, unless --local, in the background from the start:
 #   test/chroot.sh trixie      PostgreSQL 17 (Debian 13)
 #   test/chroot.sh forky       PostgreSQL 18 (Debian testing)
-# each running this script with --no-fuzz --local in a fresh chroot (a suite
+# each running this script with --local --no-fuzz --no-pgxn in a fresh chroot (a suite
 # whose codename is this machine's own is left out: the stages above are
 # that run).  BC_CHROOT_SUITES overrides the list.
 #
@@ -53,11 +53,13 @@ LOGDIR=$ROOT/build/test-logs
 
 LOCAL=no
 FUZZ=yes
+PGXN=yes
 for arg in "$@"; do
 	case $arg in
 	--local) LOCAL=yes ;;
 	--no-fuzz) FUZZ=no ;;
-	*) bc_die "usage: bash test/run-all.sh [--local] [--no-fuzz]" ;;
+	--no-pgxn) PGXN=no ;;
+	*) bc_die "usage: bash test/run-all.sh [--local] [--no-fuzz] [--no-pgxn]" ;;
 	esac
 done
 
@@ -204,6 +206,20 @@ if [[ $FUZZ == yes ]]; then
 fi
 
 # ---------------------------------------------------------------------------
+# The PGXN archive installs with pgxnclient (before `make install`, which
+# then puts the tree's own build in place for the regression tests)
+# ---------------------------------------------------------------------------
+if [[ $PGXN == yes ]]; then
+	if [[ $BUILD_OK == yes ]]; then
+		simple_stage pgxn bash test/pgxn.sh || true
+		STAGE_DETAILS[-1]=$(grep -Eo '^pgxn: .*' "$LOGDIR/pgxn.log" | tail -n 1 || true)
+	else
+		record pgxn FAILED "the build failed"
+		TOTAL_FAILED=$((TOTAL_FAILED + 1))
+	fi
+fi
+
+# ---------------------------------------------------------------------------
 # Install and regression tests against a throwaway cluster
 # ---------------------------------------------------------------------------
 INSTALL_OK=no
@@ -293,12 +309,11 @@ LOCAL_FAILED=$TOTAL_FAILED
 
 # print_block TITLE PASSED FAILED TSV: one version's block of the summary.
 print_block() {
-	local title=$1 passed=$2 failed=$3 tsv=$4 name result detail secs
-	printf '%s: %d passed, %d failed\n' "$title" "$passed" "$failed"
-	while IFS=$'\t' read -r name result detail secs; do
-		case $name in postgresql | total) continue ;; esac
-		printf '  %-20s %-8s %5ss  %s\n' "$name" "$result" "$secs" "$detail"
-	done <"$tsv"
+	printf '%s: %d passed, %d failed\n' "$1" "$2" "$3"
+	# awk, not read: read with IFS=tab would merge an empty detail's tabs
+	awk -F'\t' '$1 != "postgresql" && $1 != "total" {
+		printf "  %-20s %-8s %5ss  %s\n", $1, $2, $4, $3
+	}' "$4"
 }
 
 SUMMARY=$LOGDIR/summary.txt
