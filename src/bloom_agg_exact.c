@@ -255,6 +255,18 @@ bucket_unpack(const HashBucket *b, uint64 pos, KeyHash *buf)
 		} \
 	} while (0)
 
+/* Call stmt on each run of a state's hashes, unpacked into buf, checking
+ * for interrupts between buckets. */
+#define FOREACH_STATE_RUN(st, buf, len, stmt) \
+	do { \
+		int			_b; \
+		for (_b = 0; _b < EXACT_NBUCKETS(st); _b++) \
+		{ \
+			CHECK_FOR_INTERRUPTS(); \
+			FOREACH_BUCKET_RUN(EXACT_BUCKET(st, _b), buf, len, stmt); \
+		} \
+	} while (0)
+
 /* Append hashes of any buckets.  Deduplication waits for the next
  * compaction. */
 static void
@@ -335,15 +347,8 @@ void
 bloom_exact_merge(ExactState *dst, const ExactState *src)
 {
 	KeyHash		buf[CHUNK_KEYS];
-	int			i;
 
-	for (i = 0; i < EXACT_NBUCKETS(src); i++)
-	{
-		const HashBucket *b = EXACT_BUCKET(src, i);
-
-		CHECK_FOR_INTERRUPTS();
-		FOREACH_BUCKET_RUN(b, buf, len, exact_append(dst, buf, len));
-	}
+	FOREACH_STATE_RUN(src, buf, len, exact_append(dst, buf, len));
 }
 
 /*
@@ -381,18 +386,12 @@ void
 bloom_exact_write(const ExactState *st, char *out)
 {
 	KeyHash		buf[CHUNK_KEYS];
-	int			i;
 
-	for (i = 0; i < EXACT_NBUCKETS(st); i++)
-	{
-		const HashBucket *b = EXACT_BUCKET(st, i);
-
-		FOREACH_BUCKET_RUN(b, buf, len,
-						   {
-							   memcpy(out, buf, len * sizeof(KeyHash));
-							   out += len * sizeof(KeyHash);
-						   });
-	}
+	FOREACH_STATE_RUN(st, buf, len,
+					  {
+						  memcpy(out, buf, len * sizeof(KeyHash));
+						  out += len * sizeof(KeyHash);
+					  });
 }
 
 /* Set the bits of every hash held in a filter. */
@@ -400,14 +399,6 @@ void
 bloom_exact_fill(const ExactState *st, bc_filter *f)
 {
 	KeyHash		buf[CHUNK_KEYS];
-	int			i;
 
-	for (i = 0; i < EXACT_NBUCKETS(st); i++)
-	{
-		const HashBucket *b = EXACT_BUCKET(st, i);
-
-		CHECK_FOR_INTERRUPTS();
-		FOREACH_BUCKET_RUN(b, buf, len,
-						   bc_filter_add_hashes(f, (const int64_t *) buf, len));
-	}
+	FOREACH_STATE_RUN(st, buf, len, bc_filter_add_hashes(f, (const int64_t *) buf, len));
 }
