@@ -191,9 +191,22 @@ exact_check_usable(const ExactState *st)
 		elog(ERROR, "bloom_agg state used after it was handed over");
 }
 
-/* bloom_agg_handover.c */
-extern BLOOM_INTERNAL uint64 bloom_handover_register(ExactState *st, MemoryContext query_cxt);
-extern BLOOM_INTERNAL ExactState *bloom_handover_take(uint64 id);
+/*
+ * bloom_agg_handover.c: what a hand-over's serialized value carries, the
+ * process that made it (its id, and a random number drawn once per process
+ * that no other process can guess) and the state's serial number there.
+ */
+typedef struct HandoverRef
+{
+	uint64		pid;
+	uint64		nonce;
+	uint64		serial;
+} HandoverRef;
+
+extern BLOOM_INTERNAL MemoryContext bloom_handover_target(FunctionCallInfo fcinfo);
+extern BLOOM_INTERNAL void bloom_handover_register(ExactState *st, MemoryContext query_cxt,
+												   HandoverRef *ref);
+extern BLOOM_INTERNAL ExactState *bloom_handover_take(const HandoverRef *ref);
 
 /* The aggregate context of a call that must come from an aggregate. */
 static inline MemoryContext

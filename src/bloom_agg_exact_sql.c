@@ -6,10 +6,7 @@
  */
 #include "postgres.h"
 
-#include "access/parallel.h"
 #include "fmgr.h"
-#include "miscadmin.h"
-#include "nodes/execnodes.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
@@ -135,8 +132,8 @@ bloom_agg_exact_combine(PG_FUNCTION_ARGS)
 /*
  * Serialized: float8 fp, uint64 count, uint64 hash order, uint64 kind, then
  * for EXACT_SER_HASHES count * (int64 h1, int64 h2), for EXACT_SER_HANDOVER
- * (count 0) the process id and the registry id; native byte order (states
- * only travel between processes of one server).
+ * (count 0) a HandoverRef; native byte order (the processes of one server,
+ * or servers of one architecture, as a Citus cluster's are).
  */
 #define EXACT_SER_HDR (sizeof(double) + 3 * sizeof(uint64))
 #define EXACT_SER_HASHES 1
@@ -165,22 +162,21 @@ Datum
 bloom_agg_exact_serialize(PG_FUNCTION_ARGS)
 {
 	ExactState *st = (ExactState *) PG_GETARG_POINTER(0);
+	MemoryContext query_cxt;
 	uint64		n;
 	bytea	   *out;
 
 	bloom_agg_context(fcinfo, "bloom_agg_exact_serialize");
 	exact_check_usable(st);
-	if (st->buckets != NULL && !IsParallelWorker() &&
-		fcinfo->context != NULL && IsA(fcinfo->context, AggState))
+	/* a spread state (memory of its own) on its way to this same process */
+	if (st->buckets != NULL && (query_cxt = bloom_handover_target(fcinfo)) != NULL)
 	{
-		EState	   *estate = ((AggState *) fcinfo->context)->ss.ps.state;
-		uint64		ids[2];
+		HandoverRef ref;
 
-		out = exact_ser_new(st, VARHDRSZ + EXACT_SER_HDR + sizeof(ids), 0,
+		out = exact_ser_new(st, VARHDRSZ + EXACT_SER_HDR + sizeof(ref), 0,
 							EXACT_SER_HANDOVER);
-		ids[0] = (uint64) MyProcPid;
-		ids[1] = bloom_handover_register(st, estate->es_query_cxt);
-		memcpy(VARDATA(out) + EXACT_SER_HDR, ids, sizeof(ids));
+		bloom_handover_register(st, query_cxt, &ref);
+		memcpy(VARDATA(out) + EXACT_SER_HDR, &ref, sizeof(ref));
 		PG_RETURN_BYTEA_P(out);
 	}
 
@@ -236,18 +232,15 @@ bloom_agg_exact_deserialize(PG_FUNCTION_ARGS)
 	if (kind == EXACT_SER_HANDOVER)
 	{
 		/* a hand-over within this process */
-		uint64		ids[2];
+		HandoverRef ref;
 		ExactState *h;
 
-		if (len != EXACT_SER_HDR + sizeof(ids) || n != 0)
+		if (len != EXACT_SER_HDR + sizeof(ref) || n != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 					 errmsg("invalid bloom_agg state: bad hand-over")));
-		memcpy(ids, data + EXACT_SER_HDR, sizeof(ids));
-		if (ids[0] != (uint64) MyProcPid || (h = bloom_handover_take(ids[1])) == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-					 errmsg("invalid bloom_agg state: the state handed over is gone")));
+		memcpy(&ref, data + EXACT_SER_HDR, sizeof(ref));
+		h = bloom_handover_take(&ref);
 		st = palloc0(sizeof(ExactState));
 		st->fp = h->fp;
 		st->order = h->order;
