@@ -15,6 +15,7 @@
 #include "datatype/timestamp.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
+#include "nodes/primnodes.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
@@ -129,6 +130,30 @@ bloom_key_type_for(Oid typid, MemoryContext mcxt)
 }
 
 /*
+ * The type of argument argno of a transition function according to the
+ * aggregate calling it, or InvalidOid.  PostgreSQL gives a transition
+ * function an expression to read its argument types from, but a wrapper
+ * that calls it itself (Citus's worker_partial_agg_sfunc, with fmgr_info)
+ * gives none; its own aggregate's arguments end with the values it passes
+ * on, after arguments of its own (the wrapped aggregate's oid), so the two
+ * lists are matched from their ends.  For a direct call they have the same
+ * length.
+ */
+static Oid
+aggregate_argtype(FunctionCallInfo fcinfo, int argno)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	int			pos;
+
+	if (aggref == NULL || argno < 1 || argno >= fcinfo->nargs)
+		return InvalidOid;
+	pos = list_length(aggref->aggargtypes) - (fcinfo->nargs - argno);
+	if (pos < 0)
+		return InvalidOid;
+	return list_nth_oid(aggref->aggargtypes, pos);
+}
+
+/*
  * Key type of argument argno of the current call, cached in *slot (or in
  * fn_extra when slot is NULL); the argument type of a call site never
  * changes, so it is resolved once.
@@ -142,6 +167,8 @@ bloom_key_type(FunctionCallInfo fcinfo, int argno, BloomKeyType **slot)
 	{
 		Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 
+		if (!OidIsValid(typid))
+			typid = aggregate_argtype(fcinfo, argno);
 		if (!OidIsValid(typid))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
