@@ -100,8 +100,21 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT bloom_agg(k), bloom_agg(k, 0.001, 200000), bloom_agg(id, 0.1), bloom_agg(k, 0.01, 'lb') FROM big;
+-- EXPLAIN ANALYZE in the same words on PostgreSQL 15 to 18: no buffers (18
+-- shows them by default) and row counts without the decimals 18 prints
+CREATE FUNCTION explain_analyze(query text) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || query
+	LOOP
+		RETURN NEXT regexp_replace(line, 'rows=(\d+)\.00', 'rows=\1', 'g');
+	END LOOP;
+END
+$$;
+SELECT explain_analyze($$
+SELECT bloom_agg(k), bloom_agg(k, 0.001, 200000), bloom_agg(id, 0.1), bloom_agg(k, 0.01, 'lb') FROM big$$);
 CREATE TABLE parallel_result AS
 SELECT bloom_agg(k) AS exact, bloom_agg(k, 0.001, 200000) AS streaming, bloom_agg(id, 0.1) AS ints,
        bloom_agg(k, 0.01, 'lb') AS old FROM big;
