@@ -203,3 +203,91 @@ SELECT id, bloom_cardinality(bloom_agg(k, 0.01, 5000000) OVER (ORDER BY id))::in
 FROM big WHERE id <= 4 ORDER BY id;
 SELECT bloom_union_agg(f) = (SELECT f FROM moved) AS union_moved
 FROM (SELECT f FROM moved UNION ALL SELECT f FROM moved) s;
+
+-- Serialized states that travel.  A serialized state must stand on its own:
+-- another process, or another server (Citus ships its workers' serialized
+-- states to the coordinator), may deserialize it.  Only the Agg node of
+-- PostgreSQL's own partial aggregation, outside a parallel worker, hands a
+-- large state over within the process instead.  Entry points of the library
+-- that the extension does not declare stand in for what no SQL statement
+-- reaches: a Finalize Aggregate combining serialized states, a partial Agg
+-- node's serialization, and a wrapper calling the transition function.
+CREATE FUNCTION test_combine_serialized(internal, bytea) RETURNS internal
+	AS '$libdir/bloomcass', 'bloom_agg_test_combine_serialized' LANGUAGE C;
+CREATE AGGREGATE test_finalize(bytea) (
+	SFUNC = test_combine_serialized, STYPE = internal, FINALFUNC = bloom_agg_exact_final);
+CREATE FUNCTION test_serialize_partial(internal) RETURNS bytea
+	AS '$libdir/bloomcass', 'bloom_agg_test_serialize_partial' LANGUAGE C;
+CREATE AGGREGATE test_serialize_partial(anyelement) (
+	SFUNC = bloom_agg_exact_trans, STYPE = internal, FINALFUNC = test_serialize_partial);
+CREATE FUNCTION test_wrapped_trans(internal, integer, anyelement) RETURNS internal
+	AS '$libdir/bloomcass', 'bloom_agg_test_wrapped_trans' LANGUAGE C;
+CREATE AGGREGATE test_wrapped(integer, anyelement) (
+	SFUNC = test_wrapped_trans, STYPE = internal, FINALFUNC = bloom_agg_exact_final);
+-- the serialize function as a plain aggregate's final function
+CREATE AGGREGATE test_serialize(anyelement) (
+	SFUNC = bloom_agg_exact_trans, STYPE = internal, FINALFUNC = bloom_agg_exact_serialize);
+
+-- serialized anywhere else than in a partial Agg node: the hashes
+-- themselves (32-byte header, 16 bytes a distinct key), below and above the
+-- 8,192 distinct keys where the state spreads into buckets, and with
+-- duplicates; they finalize in a new backend to the same filter
+CREATE TABLE travelling AS
+SELECT 'small' AS name, test_serialize(k) AS s, bloom_agg(k) AS expected FROM keys
+UNION ALL SELECT 'large', test_serialize(k), bloom_agg(k) FROM big
+UNION ALL SELECT 'large_duplicates', test_serialize(k), bloom_agg(k) FROM big3
+UNION ALL SELECT 'large_integers', test_serialize(id), bloom_agg(id) FROM big;
+SELECT name, (octet_length(s) - 32) / 16 AS hashes FROM travelling ORDER BY name;
+SELECT pg_backend_pid() AS first_backend \gset
+\c
+SELECT pg_backend_pid() <> :first_backend AS new_backend;
+SELECT name, test_finalize(s) = expected AS identical FROM travelling GROUP BY name, expected ORDER BY name;
+SELECT test_finalize(s) = (SELECT exact FROM serial_result) AS combined_identical
+FROM travelling WHERE name LIKE 'large%' AND name <> 'large_integers';
+
+-- a partial Agg node's serialization (as in a parallel leader): a large
+-- state is handed over, the value a reference to it (process id, the
+-- process's random number, serial number), taken once by the query that
+-- made it; a small state travels as its hashes
+SELECT octet_length(test_serialize_partial(k)) AS small_state_bytes FROM keys;
+CREATE TABLE handover AS SELECT test_serialize_partial(k) AS r FROM big;
+SELECT octet_length(r) AS reference_bytes FROM handover;
+SELECT test_finalize(r) = (SELECT exact FROM serial_result) AS handed_over_identical
+FROM (SELECT test_serialize_partial(k) AS r FROM big) s;
+WITH h AS MATERIALIZED (SELECT test_serialize_partial(k) AS r FROM big)
+SELECT test_finalize(r) FROM (SELECT r FROM h UNION ALL SELECT r FROM h) s;
+-- a reference is an error, never another state, once its query is over,
+-- in another backend, or forged: another serial number, random number or
+-- process id, truncated or too long
+SELECT test_finalize(r) FROM handover;
+WITH h AS MATERIALIZED (SELECT test_serialize_partial(k) AS r FROM big)
+SELECT test_finalize(set_byte(r, 48, get_byte(r, 48) # 1)) FROM h;
+WITH h AS MATERIALIZED (SELECT test_serialize_partial(k) AS r FROM big)
+SELECT test_finalize(set_byte(r, 40, get_byte(r, 40) # 1)) FROM h;
+WITH h AS MATERIALIZED (SELECT test_serialize_partial(k) AS r FROM big)
+SELECT test_finalize(set_byte(r, 32, get_byte(r, 32) # 1)) FROM h;
+SELECT test_finalize(substr(r, 1, 55)) FROM handover;
+SELECT test_finalize(r || '\x00'::bytea) FROM handover;
+\c
+SELECT test_finalize(r) FROM handover;
+-- all three messages above are invalid_binary_representation (22P03)
+DO $$
+BEGIN
+	PERFORM test_finalize(r) FROM handover;
+EXCEPTION WHEN OTHERS THEN
+	RAISE NOTICE '%: %', SQLSTATE, SQLERRM;
+END
+$$;
+
+-- a wrapper calling the transition function without an expression to read
+-- the key's type from (as Citus's worker_partial_agg_sfunc does): the
+-- calling aggregate's arguments give it
+SELECT test_wrapped(0, k) = bloom_agg(k) AS text_keys FROM keys;
+SELECT test_wrapped(0, id) = bloom_agg(id) AS integer_keys, test_wrapped(0, k) = bloom_agg(k) AS large
+FROM big;
+
+DROP AGGREGATE test_finalize(bytea), test_serialize_partial(anyelement), test_wrapped(integer, anyelement),
+	test_serialize(anyelement);
+DROP FUNCTION test_combine_serialized(internal, bytea), test_serialize_partial(internal),
+	test_wrapped_trans(internal, integer, anyelement), explain_analyze(text);
+DROP TABLE travelling, handover;

@@ -8,6 +8,7 @@
  *   bloom_agg_exact_sql.c  the exact bloom_agg's transition, combine,
  *                          serialize, deserialize and final functions
  *   bloom_agg_sized.c      the streaming bloom_agg and bloom_union_agg
+ *   bloom_agg_testing.c    entry points for the regression tests only
  *
  * All the aggregates run as parallel partial aggregates: the states
  * serialize to bytea, combine, and the final result is byte-identical to a
