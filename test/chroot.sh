@@ -34,6 +34,9 @@
 #   BC_CHROOT_BASE     where the chroot is made (default /var/tmp)
 #   BC_CHROOT_KEEP=1   leave the chroot in place (its path is printed)
 #   BC_MIRROR          the Debian mirror (default: the one apt uses here)
+#   BC_CHROOT_TIMEOUT  seconds debootstrap, and then the test run, may take
+#                      at the most (default 900 each): a mirror that stops
+#                      answering fails the stage instead of hanging it
 
 set -euo pipefail
 
@@ -127,8 +130,21 @@ mounts_below() {
 	awk -v d="$DIR/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r
 }
 
+# Processes still running inside the chroot (a server left behind by a run
+# that was cut short): ended, so that nothing holds its mounts.
+kill_inside() {
+	local p root
+	for p in /proc/[0-9]*; do
+		root=$(readlink "$p/root" 2>/dev/null) || continue
+		if [[ $root == "$DIR/root" || $root == "$DIR/root/"* ]]; then
+			kill -KILL "${p#/proc/}" 2>/dev/null || true
+		fi
+	done
+}
+
 cleanup() {
 	local rc=$? m
+	kill_inside
 	while IFS= read -r m; do
 		umount "$m" 2>/dev/null || umount -l "$m" || true
 	done < <(mounts_below)
@@ -162,7 +178,7 @@ mv "$SRC_TAR" "$DIR/.src.tar"
 # ---------------------------------------------------------------------------
 ROOTFS=$DIR/root
 bc_log "debootstrap --variant=minbase $SUITE from $MIRROR into $ROOTFS"
-if ! debootstrap --variant=minbase "$SUITE" "$ROOTFS" "$MIRROR" $SCRIPT >"$DIR/debootstrap.log" 2>&1; then
+if ! timeout "${BC_CHROOT_TIMEOUT:-900}" debootstrap --variant=minbase "$SUITE" "$ROOTFS" "$MIRROR" $SCRIPT >"$DIR/debootstrap.log" 2>&1; then
 	tail -n 30 "$DIR/debootstrap.log" >&2
 	[[ -f $ROOTFS/debootstrap/debootstrap.log ]] && tail -n 30 "$ROOTFS/debootstrap/debootstrap.log" >&2
 	fail "debootstrap $SUITE failed"
@@ -194,7 +210,7 @@ bc_log "$SUITE chroot ready ($release) in $((SECONDS - T0)) s"
 # The tests, as a user of that release runs them
 # ---------------------------------------------------------------------------
 rc=0
-chroot "$ROOTFS" /usr/bin/env -i \
+timeout "${BC_CHROOT_TIMEOUT:-900}" chroot "$ROOTFS" /usr/bin/env -i \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 TERM=dumb CI="${CI:-}" \
 	bash -c 'cd /src && exec bash test/run-all.sh --local --no-fuzz --no-pgxn' || rc=$?
