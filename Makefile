@@ -2,6 +2,7 @@
 #
 #   make / make install          build and install the extension (PGXS)
 #   make installcheck            pg_regress against a running server
+#   make dist                    the PGXN archive, build/dist/bloomcass-<version>.zip
 #   make unittest                core unit tests (-Wall -Wextra -Werror)
 #   make unittest-sanitize       the same under AddressSanitizer + UBSan
 #   make core-c99                compile the core alone, -std=c99, no PostgreSQL
@@ -18,10 +19,21 @@ DATA = $(sort $(wildcard src/sql/bloomcass--*.sql))
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
+# The regression tests read the reference data (test/data) on the server and
+# write a few files beside it, in $BLOOMCASS_SERVER_DATA.  test/run-all.sh
+# points it at a copy inside its throwaway cluster; without it, `make
+# installcheck` makes build/server-data, a copy any local server can read
+# and write in.
+ifndef BLOOMCASS_SERVER_DATA
+BLOOMCASS_SERVER_DATA := $(abspath build/server-data)
+BLOOMCASS_MAKE_DATA = yes
+endif
+export BLOOMCASS_SERVER_DATA
+
 PG_CPPFLAGS = -Isrc/core
 PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 
-EXTRA_CLEAN = build/regress build/unit_tests build/unit_tests_san build/core-c99
+EXTRA_CLEAN = build/server-data build/regress build/unit_tests build/unit_tests_san build/core-c99
 
 # The core's symbols stay inside the library: only the SQL-callable
 # functions are exported, so nothing of ours can be mistaken for a
@@ -35,7 +47,11 @@ include $(PGXS)
 
 # Every object depends on the headers (PGXS tracks no header dependencies).
 # This rule comes after PGXS's so that `make` alone still builds `all`.
-$(OBJS): src/core/bloomcass_core.h src/bloomcass.h src/bloom_compat.h
+$(OBJS): src/core/bloomcass_core.h $(wildcard src/*.h)
+
+ifdef BLOOMCASS_MAKE_DATA
+installcheck: installcheck-data
+endif
 
 # ---------------------------------------------------------------------------
 # Core unit tests: plain C, no PostgreSQL headers
@@ -93,3 +109,12 @@ dist:
 	@mkdir -p build/dist
 	git archive --format=zip --prefix=$(EXTENSION)-$(DIST_VERSION)/ -o $(DIST_ZIP) HEAD
 	@echo "$(DIST_ZIP)"
+
+# a copy of the reference data for `make installcheck` (see above)
+.PHONY: installcheck-data
+installcheck-data:
+	rm -rf build/server-data
+	mkdir -p build/server-data
+	cp -R test/data/real-filters test/data/vectors build/server-data/
+	chmod -R a+rX build/server-data
+	chmod a+rwx build/server-data

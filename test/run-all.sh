@@ -13,6 +13,7 @@
 # extension directories are writable for `make install`.
 #
 # Stages on this machine, in order:
+#   packages                   what is missing is installed
 #   make clean, make           the extension (warnings are errors)
 #   make core-c99              the core alone, strict C99, no PostgreSQL
 #   make check-symbols         no exported symbol clashes with the server
@@ -143,7 +144,9 @@ simple_stage() {
 # ---------------------------------------------------------------------------
 # Dependencies and build
 # ---------------------------------------------------------------------------
+stage_start
 bc_install_deps
+record packages ok "$PG_CONFIG"
 PG_VERSION_STRING=$("$PG_CONFIG" --version)
 OS_NAME=$(. /etc/os-release && printf '%s' "${PRETTY_NAME:-unknown system}")
 OS_CODENAME=$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}")
@@ -178,8 +181,15 @@ if [[ $LOCAL == no ]]; then
 fi
 
 BUILD_OK=no
+# `make` alone, as a user types it: it must build the library itself
 if simple_stage build make -j"$JOBS" PG_CONFIG="$PG_CONFIG"; then
-	BUILD_OK=yes
+	if [[ -f bloomcass.so ]]; then
+		BUILD_OK=yes
+	else
+		STAGE_RESULTS[-1]=FAILED
+		STAGE_DETAILS[-1]="make did not build bloomcass.so"
+		TOTAL_FAILED=$((TOTAL_FAILED + 1))
+	fi
 fi
 
 simple_stage core-c99 make PG_CONFIG="$PG_CONFIG" core-c99 || true
