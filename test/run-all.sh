@@ -23,6 +23,8 @@
 #   make install               into the PostgreSQL chosen
 #   make installcheck          pg_regress against a throwaway cluster
 #   server log                 no backend may have crashed
+#   test/demo.sh               the README's first command, on a cluster of
+#                              its own
 #   test/pgxn.sh               `make dist`, pgxnclient installs that archive
 #                              (META.json) and what it installed is the
 #                              archive's (not with --no-pgxn)
@@ -301,6 +303,16 @@ else
 		record "server log" FAILED "a backend crashed or the server did not stop (see above)"
 		TOTAL_FAILED=$((TOTAL_FAILED + 1))
 	fi
+fi
+
+# ---------------------------------------------------------------------------
+# The README's first command, as a newcomer runs it
+# ---------------------------------------------------------------------------
+if [[ $INSTALL_OK == yes ]]; then
+	simple_stage demo bash test/demo.sh || true
+else
+	record demo FAILED "nothing installed"
+	TOTAL_FAILED=$((TOTAL_FAILED + 1))
 fi
 
 # ---------------------------------------------------------------------------
