@@ -319,6 +319,8 @@ bc_status_message(bc_status st)
 			return "number out of range for Cassandra's varint/decimal";
 		case BC_ERR_BUFFER:
 			return "output buffer too small";
+		case BC_ERR_SSTABLE_NAME:
+			return "not an SSTable component file name (expected <version>-<generation>-<big|bti>-<Component> or <keyspace>-<table>-<version>-<generation>-<Component>)";
 		case BC_STATUS_COUNT:
 			break;
 	}

@@ -77,5 +77,6 @@ void		suite_filters(void);
 void		suite_real_filters(void);
 void		suite_keys(void);
 void		suite_ops(void);
+void		suite_sstable_name(void);
 
 #endif

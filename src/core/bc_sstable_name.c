@@ -1,0 +1,262 @@
+/*
+ * bc_sstable_name.c - the names of an SSTable's component files.
+ *
+ * Cassandra has named component files two ways:
+ *
+ *   <keyspace>-<table>-[tmp-|tmplink-]<version>-<generation>-<Component>
+ *       up to 2.1 (versions before la); the table of a secondary index is
+ *       <table>.<index>, so a table field may hold dots
+ *   [tmp-|tmplink-]<version>-<generation>-<format>-<Component>
+ *       from 2.2 on (la and later), format big or bti (5.0); since 4.1 the
+ *       generation may be a time-UUID identifier written in base 36 with
+ *       two underscores, 4_4_18 characters ("3fw2_0tj4_46w3k2cpidnirvjy7k"),
+ *       instead of a decimal sequence number
+ *
+ * tmp- and tmplink- mark files still being written (2.x); from 3.0 on a
+ * transaction log (<version>_txn_<op>_<uuid>.log) names the files of an
+ * unfinished operation instead, and its names parse as ordinary ones.
+ * Versions are one or two lower-case letters ("b", "hb", "ka", "nb", "da").
+ * A component is the rest of the name: Data.db, Index.db, Filter.db,
+ * Statistics.db, Summary.db, TOC.txt, CompressionInfo.db, Digest.crc32
+ * (also .adler32, .sha1), CRC.db, Partitions.db, Rows.db, and others (SASI's
+ * SI_<index>.db), never with a '-'.
+ *
+ * Only the name is read; what a folder says (keyspace, table, snapshots)
+ * is the caller's to add.
+ */
+#include <string.h>
+
+#include "bloomcass_core.h"
+
+#define MAX_FIELDS 6
+
+static int
+is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+is_version(const char *s, size_t len)
+{
+	return (len == 1 || len == 2) && is_lower(s[0]) && (len == 1 || is_lower(s[1]));
+}
+
+static int
+is_sequence(const char *s, size_t len)
+{
+	size_t		i;
+
+	if (len == 0 || len > 19)	/* a Java int or long */
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!is_digit(s[i]))
+			return 0;
+	return 1;
+}
+
+/* a 4.1+ time-UUID identifier: [0-9a-z]{4}_[0-9a-z]{4}_[0-9a-z]{18} */
+static int
+is_uuid_id(const char *s, size_t len)
+{
+	size_t		i;
+
+	if (len != 28 || s[4] != '_' || s[9] != '_')
+		return 0;
+	for (i = 0; i < len; i++)
+	{
+		if (i == 4 || i == 9)
+			continue;
+		if (!is_digit(s[i]) && !is_lower(s[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/* keyspace and table names: letters, digits and '_' (a table also '.') */
+static int
+is_name(const char *s, size_t len, int dots)
+{
+	size_t		i;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; i < len; i++)
+	{
+		char		c = s[i];
+
+		if (!(is_lower(c) || is_digit(c) || (c >= 'A' && c <= 'Z') || c == '_' ||
+			  (dots && c == '.')))
+			return 0;
+	}
+	return 1;
+}
+
+/* <Name>.<ext>, or TOC.txt and the like: no '-', one '.', both sides set */
+static int
+is_component(const char *s, size_t len)
+{
+	size_t		i,
+				dot = 0;
+	int			ndots = 0;
+
+	if (len < 3)
+		return 0;
+	for (i = 0; i < len; i++)
+	{
+		char		c = s[i];
+
+		if (c == '.')
+		{
+			ndots++;
+			dot = i;
+		}
+		else if (!(is_lower(c) || is_digit(c) || (c >= 'A' && c <= 'Z') || c == '_'))
+			return 0;
+	}
+	return ndots == 1 && dot > 0 && dot < len - 1;
+}
+
+static int
+is_temporary_marker(const char *s, size_t len)
+{
+	return (len == 3 && memcmp(s, "tmp", 3) == 0) ||
+		(len == 7 && memcmp(s, "tmplink", 7) == 0);
+}
+
+bc_status
+bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out)
+{
+	const char *f[MAX_FIELDS];
+	size_t		flen[MAX_FIELDS];
+	int			n = 0,
+				first,
+				ver;
+	size_t		i;
+
+	memset(out, 0, sizeof(*out));
+	if (len == 0)
+		return BC_ERR_SSTABLE_NAME;
+
+	/* split on '-' */
+	f[0] = name;
+	for (i = 0; i < len; i++)
+	{
+		if (name[i] == '/' || name[i] == '\0')
+			return BC_ERR_SSTABLE_NAME; /* a base name, not a path */
+		if (name[i] == '-')
+		{
+			flen[n] = (size_t) (name + i - f[n]);
+			if (++n == MAX_FIELDS)
+				return BC_ERR_SSTABLE_NAME;
+			f[n] = name + i + 1;
+		}
+	}
+	flen[n] = (size_t) (name + len - f[n]);
+	n++;
+
+	if (!is_component(f[n - 1], flen[n - 1]))
+		return BC_ERR_SSTABLE_NAME;
+
+	/*
+	 * From 2.2: [tmp-]version-generation-format-Component.  The format field
+	 * tells it from the older naming, whose field in that place is a
+	 * generation.
+	 */
+	first = (n == 5 && is_temporary_marker(f[0], flen[0])) ? 1 : 0;
+	if (n == 4 + first && is_version(f[first], flen[first]) &&
+		(is_sequence(f[first + 1], flen[first + 1]) || is_uuid_id(f[first + 1], flen[first + 1])) &&
+		flen[first + 2] == 3 &&
+		(memcmp(f[first + 2], "big", 3) == 0 || memcmp(f[first + 2], "bti", 3) == 0))
+	{
+		out->temporary = first;
+		out->version = f[first];
+		out->version_len = flen[first];
+		out->generation = f[first + 1];
+		out->generation_len = flen[first + 1];
+		out->uuid_generation = is_uuid_id(f[first + 1], flen[first + 1]);
+		out->format = f[first + 2][2] == 'i' ? BC_SSTABLE_BTI : BC_SSTABLE_BIG;
+		out->component = f[first + 3];
+		out->component_len = flen[first + 3];
+		out->descriptor_len = (size_t) (f[first + 3] - 1 - name);
+		return BC_OK;
+	}
+
+	/* Up to 2.1: keyspace-table-[tmp-]version-generation-Component */
+	ver = (n == 6 && is_temporary_marker(f[2], flen[2])) ? 3 : 2;
+	if (n == ver + 3 && is_name(f[0], flen[0], 0) && is_name(f[1], flen[1], 1) &&
+		is_version(f[ver], flen[ver]) && is_sequence(f[ver + 1], flen[ver + 1]))
+	{
+		out->legacy = 1;
+		out->temporary = ver == 3;
+		out->keyspace = f[0];
+		out->keyspace_len = flen[0];
+		out->table = f[1];
+		out->table_len = flen[1];
+		out->version = f[ver];
+		out->version_len = flen[ver];
+		out->generation = f[ver + 1];
+		out->generation_len = flen[ver + 1];
+		out->format = BC_SSTABLE_BIG;
+		out->component = f[ver + 2];
+		out->component_len = flen[ver + 2];
+		out->descriptor_len = (size_t) (f[ver + 2] - 1 - name);
+		return BC_OK;
+	}
+	return BC_ERR_SSTABLE_NAME;
+}
+
+/* hex digits, with dashes at the given positions (a UUID's 8-4-4-4-12) */
+static int
+is_hex_id(const char *s, size_t len, int dashed)
+{
+	size_t		i;
+
+	for (i = 0; i < len; i++)
+	{
+		char		c = s[i];
+
+		if (dashed && (i == 8 || i == 13 || i == 18 || i == 23))
+		{
+			if (c != '-')
+				return 0;
+		}
+		else if (!(is_digit(c) || (c >= 'a' && c <= 'f')))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The table name of a table folder: <table>-<32 hex digits> (Cassandra
+ * 2.1+), <table>-<dashed UUID> (as some tools write it), or the bare table
+ * name (before 2.1).  Sets *table_len to the table's part of the name.
+ */
+bc_status
+bc_sstable_table_dir(const char *name, size_t len, size_t *table_len)
+{
+	if (len > 37 && name[len - 37] == '-' && is_hex_id(name + len - 36, 36, 1) &&
+		is_name(name, len - 37, 0))
+	{
+		*table_len = len - 37;
+		return BC_OK;
+	}
+	if (len > 33 && name[len - 33] == '-' && is_hex_id(name + len - 32, 32, 0) &&
+		is_name(name, len - 33, 0))
+	{
+		*table_len = len - 33;
+		return BC_OK;
+	}
+	if (is_name(name, len, 0))
+	{
+		*table_len = len;
+		return BC_OK;
+	}
+	return BC_ERR_SSTABLE_NAME;
+}

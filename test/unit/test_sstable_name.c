@@ -1,0 +1,198 @@
+/*
+ * test_sstable_name.c - SSTable component file names: every file of every
+ * real SSTable in test/data/sstables parses to its manifest's descriptor,
+ * version, format, generation (and keyspace and table where the name holds
+ * them); table folders give the manifest's table; both namings' temporary
+ * markers, 4.1+ time-UUID generations, and names that must be refused.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bloomcass_core.h"
+#include "unit.h"
+
+static int
+slice_is(const char *p, size_t len, const char *s)
+{
+	return len == strlen(s) && memcmp(p, s, len) == 0;
+}
+
+static bc_status
+parse(const char *name, bc_sstable_name *n)
+{
+	return bc_sstable_name_parse(name, strlen(name), n);
+}
+
+/* Every file in the folders of the manifest's SSTables. */
+static void
+manifest(void)
+{
+	unit_tsv	t;
+	char	   *f[32];
+	int			nf,
+				rows = 0,
+				files = 0,
+				tables = 0;
+
+	if (unit_tsv_open(&t, "sstables/MANIFEST.tsv") != 0)
+	{
+		CHECK(0, "cannot open sstables/MANIFEST.tsv");
+		return;
+	}
+	while ((nf = unit_tsv_next(&t, f, 32)) > 0)
+	{
+		const char *dir = f[0],
+				   *descriptor = f[1],
+				   *version = f[2],
+				   *format = f[3],
+				   *generation = f[4],
+				   *keyspace = f[5],
+				   *table = f[6];
+		char		path[4096];
+		DIR		   *d;
+		struct dirent *e;
+		size_t		dlen = strlen(descriptor);
+		int			mine = 0;
+
+		if (nf < 8 || strcmp(dir, "dir") == 0)
+			continue;			/* header */
+		rows++;
+		snprintf(path, sizeof(path), "%s", unit_path("sstables"));
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%s", dir);
+		d = opendir(path);
+		CHECK(d != NULL, "%s: cannot open", path);
+		if (d == NULL)
+			continue;
+		while ((e = readdir(d)) != NULL)
+		{
+			bc_sstable_name n;
+			bc_status	st;
+
+			if (strncmp(e->d_name, descriptor, dlen) != 0 || e->d_name[dlen] != '-')
+				continue;
+			/* another SSTable whose descriptor extends this one's */
+			if (strchr(e->d_name + dlen + 1, '-') != NULL)
+				continue;
+			mine++;
+			files++;
+			st = parse(e->d_name, &n);
+			CHECK(st == BC_OK, "%s/%s: %s", dir, e->d_name, bc_status_message(st));
+			if (st != BC_OK)
+				continue;
+			CHECK(n.descriptor_len == dlen, "%s: descriptor length %zu, expected %zu",
+				  e->d_name, n.descriptor_len, dlen);
+			CHECK(slice_is(n.version, n.version_len, version), "%s: version", e->d_name);
+			CHECK(slice_is(n.generation, n.generation_len, generation), "%s: generation", e->d_name);
+			CHECK(n.format == (strcmp(format, "bti") == 0 ? BC_SSTABLE_BTI : BC_SSTABLE_BIG),
+				  "%s: format", e->d_name);
+			CHECK(slice_is(n.component, n.component_len, e->d_name + dlen + 1),
+				  "%s: component", e->d_name);
+			CHECK(!n.temporary && !n.uuid_generation, "%s: flags", e->d_name);
+			CHECK(n.legacy == (strchr(descriptor, '-') != descriptor + strlen(version) ||
+							   strncmp(descriptor, version, strlen(version)) != 0),
+				  "%s: naming", e->d_name);
+			if (n.legacy)
+			{
+				CHECK(slice_is(n.keyspace, n.keyspace_len, keyspace), "%s: keyspace", e->d_name);
+				CHECK(slice_is(n.table, n.table_len, table), "%s: table", e->d_name);
+			}
+		}
+		closedir(d);
+		CHECK(mine >= 2, "%s/%s: only %d component files found", dir, descriptor, mine);
+
+		/* the table folder of a new-naming SSTable gives its table */
+		if (strcmp(table, "-") != 0 && strncmp(descriptor, version, strlen(version)) == 0)
+		{
+			const char *base = strrchr(dir, '/');
+			size_t		tl;
+
+			base = base ? base + 1 : dir;
+			CHECK(bc_sstable_table_dir(base, strlen(base), &tl) == BC_OK &&
+				  slice_is(base, tl, table), "%s: table folder does not give %s", dir, table);
+			tables++;
+		}
+	}
+	unit_tsv_close(&t);
+	/* 153 SSTables, 1,190 component files; 38 folders name their table */
+	CHECK(rows == 153, "manifest rows: %d", rows);
+	CHECK(files >= 1190, "component files parsed: %d", files);
+	CHECK(tables >= 30, "table folders checked: %d", tables);
+}
+
+static void
+synthetic(void)
+{
+	bc_sstable_name n;
+	size_t		tl;
+	static const char *const refused[] = {
+		"", "Data.db", "nb-1-big", "nb-1-big-Data", "nb-1-xyz-Data.db", "nb--big-Data.db",
+		"NB-1-big-Data.db", "abc-1-big-Data.db", "nb-1-big-Data.db.bak.x",
+		"nb-12345678901234567890-big-Data.db", "nb-3fw2_0tj4_46w3k2cpidnirvjy7-big-Data.db",
+		"nb-3FW2_0tj4_46w3k2cpidnirvjy7k-big-Data.db", "nb_txn_compaction_1234.log",
+		"dir/nb-1-big-Data.db", "tmp-tmp-nb-1-big-Data.db", "x-nb-1-big-Data.db",
+		"ks-cf-ka-x-Data.db", "ks-cf-k1-1-Data.db", "ks!-cf-ka-1-Data.db",
+		"ks-cf-tmp-tmp-ka-1-Data.db", "nb-1-big-Data-x.db", "a-b-c-d-e-f-g.db",
+		"nb-1-big-.db", "nb-1-big-Data.", "nb-1-big-Da ta.db",
+	};
+	size_t		i;
+
+	CHECK(parse("nb-3fw2_0tj4_46w3k2cpidnirvjy7k-big-Data.db", &n) == BC_OK &&
+		  n.uuid_generation && !n.legacy && !n.temporary && n.generation_len == 28 &&
+		  n.descriptor_len == strlen("nb-3fw2_0tj4_46w3k2cpidnirvjy7k-big") &&
+		  slice_is(n.component, n.component_len, "Data.db"), "time-UUID generation");
+	CHECK(parse("da-3gdv_0b5w_1wvkw2rkpbt9e0guef-bti-Partitions.db", &n) == BC_OK &&
+		  n.uuid_generation && n.format == BC_SSTABLE_BTI, "BTI time-UUID generation");
+	CHECK(parse("tmp-la-1-big-Data.db", &n) == BC_OK && n.temporary &&
+		  slice_is(n.version, n.version_len, "la") &&
+		  n.descriptor_len == strlen("tmp-la-1-big"), "tmp- (2.2)");
+	CHECK(parse("tmplink-la-7-big-Index.db", &n) == BC_OK && n.temporary &&
+		  slice_is(n.generation, n.generation_len, "7"), "tmplink- (2.2)");
+	CHECK(parse("ks-cf-tmp-ka-1-Data.db", &n) == BC_OK && n.temporary && n.legacy &&
+		  slice_is(n.keyspace, n.keyspace_len, "ks") && slice_is(n.table, n.table_len, "cf") &&
+		  slice_is(n.version, n.version_len, "ka"), "tmp- (2.1)");
+	CHECK(parse("ks-cf-tmplink-ka-12-Filter.db", &n) == BC_OK && n.temporary && n.legacy,
+		  "tmplink- (2.1)");
+	CHECK(parse("Keyspace1-Indexed1.626972746864617465-hb-1-Data.db", &n) == BC_OK &&
+		  slice_is(n.table, n.table_len, "Indexed1.626972746864617465"), "index table");
+	CHECK(parse("me-1-big-Digest.crc32", &n) == BC_OK && parse("mc-5-big-Digest.adler32", &n) == BC_OK &&
+		  parse("ka-1-big-Digest.sha1", &n) == BC_OK && parse("nb-1-big-SI_idx_name.db", &n) == BC_OK &&
+		  parse("nb-1-big-TOC.txt", &n) == BC_OK, "components");
+	CHECK(parse("ms-1-big-Data.db", &n) == BC_OK && parse("mt-2-big-Data.db", &n) == BC_OK,
+		  "ScyllaDB versions");
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		CHECK(parse(refused[i], &n) == BC_ERR_SSTABLE_NAME, "refused: '%s'", refused[i]);
+
+	/* every prefix of a valid name: never read past its length */
+	{
+		const char *full = "ks-cf.idx-tmp-ka-12-CompressionInfo.db";
+		char	   *copy;
+		size_t		len = strlen(full);
+
+		for (i = 0; i <= len; i++)
+		{
+			copy = malloc(i ? i : 1);
+			memcpy(copy, full, i);
+			(void) bc_sstable_name_parse(copy, i, &n);
+			free(copy);
+		}
+		CHECK(1, "prefixes");
+	}
+
+	CHECK(bc_sstable_table_dir("table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0", 43, &tl) == BC_OK &&
+		  tl == 6, "dashed UUID table folder");
+	CHECK(bc_sstable_table_dir("iot-5b608090e03d11ebb4c1d335f841c590", 36, &tl) == BC_OK &&
+		  tl == 3, "32-hex table folder");
+	CHECK(bc_sstable_table_dir("legacy_ka_clust", 15, &tl) == BC_OK && tl == 15, "bare table folder");
+	CHECK(bc_sstable_table_dir("my-table", 8, &tl) == BC_ERR_SSTABLE_NAME, "dash without id");
+	CHECK(bc_sstable_table_dir("", 0, &tl) == BC_ERR_SSTABLE_NAME, "empty folder name");
+	CHECK(bc_sstable_table_dir("t-5B608090E03D11EBB4C1D335F841C590", 34, &tl) == BC_ERR_SSTABLE_NAME,
+		  "upper-case id");
+}
+
+void
+suite_sstable_name(void)
+{
+	synthetic();
+	manifest();
+}
