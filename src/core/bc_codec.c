@@ -321,6 +321,24 @@ bc_status_message(bc_status st)
 			return "output buffer too small";
 		case BC_ERR_SSTABLE_NAME:
 			return "not an SSTable component file name (expected <version>-<generation>-<big|bti>-<Component> or <keyspace>-<table>-<version>-<generation>-<Component>)";
+		case BC_ERR_STATS_TRUNCATED:
+			return "Statistics.db is truncated: a field extends past the end of its component";
+		case BC_ERR_STATS_TRAILING:
+			return "Statistics.db has unexpected bytes after the last field of a component";
+		case BC_ERR_STATS_TOC:
+			return "Statistics.db table of contents is invalid (component count, type or offset)";
+		case BC_ERR_STATS_CHECKSUM:
+			return "Statistics.db checksum mismatch: the file is corrupt";
+		case BC_ERR_STATS_MISSING:
+			return "Statistics.db lacks a required component (validation, stats or serialization header)";
+		case BC_ERR_STATS_HISTOGRAM:
+			return "Statistics.db partition size histogram is invalid";
+		case BC_ERR_STATS_STRING:
+			return "Statistics.db holds an empty or non-ASCII class or type name";
+		case BC_ERR_STATS_FP_CHANCE:
+			return "Statistics.db fp_chance is not a number greater than 0 and at most 1";
+		case BC_ERR_STATS_FIELD:
+			return "Statistics.db holds an impossible count, length or flag";
 		case BC_STATUS_COUNT:
 			break;
 	}

@@ -62,6 +62,17 @@ typedef enum bc_status
 	/* SSTable component file names */
 	BC_ERR_SSTABLE_NAME,		/* not an SSTable component's file name */
 
+	/* Statistics.db (bc_statistics.c) */
+	BC_ERR_STATS_TRUNCATED,		/* a field runs past its component or file */
+	BC_ERR_STATS_TRAILING,		/* bytes after a component's last field */
+	BC_ERR_STATS_TOC,			/* bad component count, type or offset */
+	BC_ERR_STATS_CHECKSUM,		/* CRC32 mismatch (na and later, BTI) */
+	BC_ERR_STATS_MISSING,		/* validation, stats or header absent */
+	BC_ERR_STATS_HISTOGRAM,		/* bad partition size histogram */
+	BC_ERR_STATS_STRING,		/* empty or non-ASCII class or type name */
+	BC_ERR_STATS_FP_CHANCE,		/* fp_chance NaN or outside (0, 1] */
+	BC_ERR_STATS_FIELD,			/* impossible count, length or flag */
+
 	BC_STATUS_COUNT
 } bc_status;
 
@@ -378,5 +389,37 @@ bc_status	bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *o
 
 /* the table name of a table folder (<table>, <table>-<32 hex>, <table>-<uuid>) */
 bc_status	bc_sstable_table_dir(const char *name, size_t len, size_t *table_len);
+
+/* ------------------------------------------------------------------------
+ * Statistics.db (bc_statistics.c)
+ * ------------------------------------------------------------------------ */
+
+/*
+ * What bc_statistics_parse reads from a Statistics.db.  The strings point
+ * into the caller's input (not NUL-terminated) and are printable ASCII.
+ */
+typedef struct bc_statistics
+{
+	const uint8_t *partitioner; /* partitioner class name */
+	size_t		partitioner_len;
+	int			has_fp_chance;	/* 1 from ja on: fp_chance is stored */
+	double		fp_chance;		/* bloom_filter_fp_chance, in (0, 1] */
+	int64_t		partitions;		/* total of the partition size histogram */
+	const uint8_t *key_type;	/* ma and later: partition key type, as
+								 * AbstractType.toString(); else NULL */
+	size_t		key_type_len;
+	int			checksummed;	/* 1 when CRC32s were verified (na+, BTI) */
+} bc_statistics;
+
+/*
+ * Parse a whole Statistics.db of the given SSTable version (ia .. oa, da,
+ * bb, ScyllaDB's ms and mt).  Versions before ia give
+ * BC_ERR_VERSION_UNSUPPORTED, unknown ones BC_ERR_VERSION_UNKNOWN; a
+ * malformed file one of the BC_ERR_STATS_* codes.  *out is zeroed unless
+ * BC_OK is returned.
+ */
+bc_status	bc_statistics_parse(const uint8_t *data, size_t len,
+								const char *version, size_t version_len,
+								bc_statistics *out);
 
 #endif							/* BLOOMCASS_CORE_H */

@@ -78,5 +78,6 @@ void		suite_real_filters(void);
 void		suite_keys(void);
 void		suite_ops(void);
 void		suite_sstable_name(void);
+void		suite_statistics(void);
 
 #endif

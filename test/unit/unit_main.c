@@ -242,6 +242,7 @@ main(int argc, char **argv)
 		{"real_filters", suite_real_filters},
 		{"keys", suite_keys},
 		{"sstable_name", suite_sstable_name},
+		{"statistics", suite_statistics},
 	};
 	size_t		i;
 

@@ -1,0 +1,457 @@
+/*
+ * test_statistics.c - Statistics.db: every real SSTable of test/data/sstables
+ * against its manifest (partitioner, fp_chance, partition count, key type),
+ * versions before 1.2 refused, and malformed input: every truncation,
+ * single-bit flips under the CRC32s, absurd counts, lengths and values.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bloomcass_core.h"
+#include "unit.h"
+
+/* rows of MANIFEST.tsv with a Statistics.db: 148 readable, 4 before 1.2 */
+#define EXPECTED_CHECKED 148
+#define EXPECTED_REFUSED 4
+
+/* MANIFEST.tsv columns */
+#define M_DIR 0
+#define M_DESCRIPTOR 1
+#define M_VERSION 2
+#define M_COMPONENTS 7
+#define M_PARTITIONER 8
+#define M_FP_CHANCE 9
+#define M_PARTITIONS 10
+#define M_KEY_TYPE 22
+#define M_STATS_LAYOUT 23
+#define M_FIELDS 28
+
+static int
+same_str(const uint8_t *s, size_t len, const char *expected)
+{
+	return s != NULL && strlen(expected) == len && memcmp(s, expected, len) == 0;
+}
+
+static bc_status
+parse(const uint8_t *d, size_t len, const char *version, bc_statistics *st)
+{
+	return bc_statistics_parse(d, len, version, strlen(version), st);
+}
+
+/* Parse a copy of exactly len bytes, so that ASan sees any overread. */
+static bc_status
+parse_copy(const uint8_t *d, size_t len, const char *version)
+{
+	uint8_t    *copy = malloc(len > 0 ? len : 1);
+	bc_statistics st;
+	bc_status	rc;
+
+	memcpy(copy, d, len);
+	rc = parse(len > 0 ? copy : copy + 1, len, version, &st);
+	if (rc != BC_OK)
+		CHECK(st.partitioner == NULL && st.partitions == 0 && st.key_type == NULL,
+			  "%s: output zeroed on error", version);
+	free(copy);
+	return rc;
+}
+
+static void
+manifest(void)
+{
+	unit_tsv	t;
+	char	   *f[M_FIELDS + 2];
+	int			nf,
+				checked = 0,
+				refused = 0,
+				crc_rows = 0,
+				key_rows = 0;
+
+	if (unit_tsv_open(&t, "sstables/MANIFEST.tsv") != 0)
+		return;
+	while ((nf = unit_tsv_next(&t, f, M_FIELDS + 2)) >= 0)
+	{
+		char		rel[2048];
+		const char *v;
+		uint8_t    *file;
+		size_t		len;
+		bc_statistics st;
+		bc_status	rc;
+		int64_t		partitions;
+
+		if (nf < M_FIELDS || strcmp(f[M_DIR], "dir") == 0)
+		{
+			CHECK(strcmp(f[M_DIR], "dir") == 0, "MANIFEST.tsv:%ld: %d fields",
+				  t.lineno, nf);
+			continue;
+		}
+		if (strstr(f[M_COMPONENTS], "Statistics.db") == NULL)
+			continue;
+		v = f[M_VERSION];
+		snprintf(rel, sizeof(rel), "sstables/%s/%s-Statistics.db",
+				 f[M_DIR], f[M_DESCRIPTOR]);
+		file = unit_read_file(unit_path(rel), &len);
+		CHECK(file != NULL, "cannot read %s", rel);
+		if (file == NULL)
+			continue;
+		rc = parse(file, len, v, &st);
+
+		if (strlen(v) < 2 || (v[0] >= 'e' && v[0] <= 'h'))
+		{
+			/* before 1.2: e, hb (b has no Statistics.db) */
+			CHECK(rc == BC_ERR_VERSION_UNSUPPORTED, "%s: %s not refused: %s",
+				  rel, v, bc_status_message(rc));
+			refused++;
+			free(file);
+			continue;
+		}
+		CHECK(rc == BC_OK, "%s: %s", rel, bc_status_message(rc));
+		if (rc != BC_OK)
+		{
+			free(file);
+			continue;
+		}
+		checked++;
+		CHECK(same_str(st.partitioner, st.partitioner_len, f[M_PARTITIONER]),
+			  "%s: partitioner %.*s, manifest %s", rel, (int) st.partitioner_len,
+			  (const char *) st.partitioner, f[M_PARTITIONER]);
+		if (strcmp(f[M_FP_CHANCE], "-") == 0)
+			CHECK(!st.has_fp_chance, "%s: fp_chance where the manifest has none", rel);
+		else
+			CHECK(st.has_fp_chance && st.fp_chance == strtod(f[M_FP_CHANCE], NULL),
+				  "%s: fp_chance %.17g, manifest %s", rel, st.fp_chance,
+				  f[M_FP_CHANCE]);
+		CHECK(unit_parse_i64(f[M_PARTITIONS], &partitions) == 0 &&
+			  st.partitions == partitions,
+			  "%s: partitions %lld, manifest %s", rel, (long long) st.partitions,
+			  f[M_PARTITIONS]);
+		if (strcmp(f[M_KEY_TYPE], "-") == 0)
+			CHECK(st.key_type == NULL && v[0] < 'm',
+				  "%s: key type where the manifest has none", rel);
+		else
+		{
+			CHECK(same_str(st.key_type, st.key_type_len, f[M_KEY_TYPE]),
+				  "%s: key type %.*s, manifest %s", rel, (int) st.key_type_len,
+				  st.key_type ? (const char *) st.key_type : "", f[M_KEY_TYPE]);
+			key_rows++;
+		}
+		CHECK(st.checksummed == (strcmp(f[M_STATS_LAYOUT], "toc+crc") == 0),
+			  "%s: checksummed %d, layout %s", rel, st.checksummed,
+			  f[M_STATS_LAYOUT]);
+		crc_rows += st.checksummed;
+		free(file);
+	}
+	unit_tsv_close(&t);
+	CHECK(checked >= EXPECTED_CHECKED, "only %d Statistics.db checked", checked);
+	CHECK(refused >= EXPECTED_REFUSED, "only %d pre-1.2 refused", refused);
+	CHECK(crc_rows >= 37, "only %d checksummed files", crc_rows);
+	CHECK(key_rows >= 96, "only %d key types", key_rows);
+}
+
+/* Sample files, one per layout family. */
+typedef struct sample
+{
+	const char *rel;
+	const char *version;
+	int			crc;
+} sample;
+
+static const sample samples[] = {
+	{"sstables/cassandra/legacy-sstables/ic/Keyspace1/Keyspace1-Standard1-ic-0-Statistics.db", "ic", 0},
+	{"sstables/cassandra/legacy-sstables/jb/legacy_tables/legacy_jb_clust/legacy_tables-legacy_jb_clust-jb-1-Statistics.db", "jb", 0},
+	{"sstables/cassandra/legacy-sstables/ka/legacy_tables/legacy_ka_simple/legacy_tables-legacy_ka_simple-ka-1-Statistics.db", "ka", 0},
+	{"sstables/cassandra/legacy-sstables/la/legacy_tables/legacy_la_simple/la-1-big-Statistics.db", "la", 0},
+	{"sstables/cassandra/legacy-sstables/ma/legacy_tables/legacy_ma_clust/ma-1-big-Statistics.db", "ma", 0},
+	{"sstables/cassandra/legacy-sstables/me/legacy_tables/legacy_me_simple/me-1-big-Statistics.db", "me", 0},
+	{"sstables/cassandra/legacy-sstables/na/legacy_tables/legacy_na_clust/na-1-big-Statistics.db", "na", 1},
+	{"sstables/cassandra/legacy-sstables/oa/legacy_tables/legacy_oa_simple/oa-1-big-Statistics.db", "oa", 1},
+	{"sstables/cassandra/legacy-sstables/da/legacy_tables/legacy_da_simple/da-1-bti-Statistics.db", "da", 1},
+	{"sstables/sstable-to-arrow/sample_data/baselines-data/keyvalue/bb-1-bti-Statistics.db", "bb", 1},
+};
+
+#define NSAMPLES (sizeof(samples) / sizeof(samples[0]))
+
+static uint8_t *
+load(const sample *s, size_t *len)
+{
+	uint8_t    *d = unit_read_file(unit_path(s->rel), len);
+	bc_statistics st;
+
+	CHECK(d != NULL, "cannot read %s", s->rel);
+	if (d != NULL)
+		CHECK(parse(d, *len, s->version, &st) == BC_OK, "%s parses", s->rel);
+	return d;
+}
+
+/* Every proper prefix is an error: all of the first and last 512 lengths,
+ * a stride in between. */
+static void
+truncations(void)
+{
+	size_t		i;
+
+	for (i = 0; i < NSAMPLES; i++)
+	{
+		size_t		len,
+					n,
+					bad = 0,
+					tried = 0;
+		uint8_t    *d = load(&samples[i], &len);
+
+		if (d == NULL)
+			continue;
+		for (n = 0; n < len; n += (n < 512 || n + 512 >= len) ? 1 : 13)
+		{
+			tried++;
+			if (parse_copy(d, n, samples[i].version) == BC_OK)
+			{
+				bad++;
+				CHECK(0, "%s: truncated to %zu bytes accepted", samples[i].rel, n);
+			}
+		}
+		CHECK(tried > 1000 && bad == 0, "%s: %zu truncations", samples[i].rel, tried);
+		free(d);
+	}
+}
+
+/* In the checksummed layouts every single-bit flip is detected; in the
+ * others a flip must at least never crash. */
+static void
+bit_flips(void)
+{
+	size_t		i;
+
+	for (i = 0; i < NSAMPLES; i++)
+	{
+		size_t		len,
+					pos,
+					missed = 0,
+					flips = 0;
+		uint8_t    *d = load(&samples[i], &len);
+
+		if (d == NULL)
+			continue;
+		for (pos = 0; pos < len; pos += samples[i].crc ? 3 : 5)
+		{
+			int			bit;
+
+			for (bit = 0; bit < 8; bit++)
+			{
+				bc_status	rc;
+
+				d[pos] ^= (uint8_t) (1 << bit);
+				rc = parse_copy(d, len, samples[i].version);
+				d[pos] ^= (uint8_t) (1 << bit);
+				flips++;
+				if (samples[i].crc && rc == BC_OK)
+					missed++;
+			}
+		}
+		CHECK(flips > 1000 && missed == 0, "%s: %zu of %zu bit flips undetected",
+			  samples[i].rel, missed, flips);
+		free(d);
+	}
+}
+
+static bc_status
+parse_mutated(const uint8_t *d, size_t len, const char *version,
+			  size_t at, const uint8_t *bytes, size_t n)
+{
+	uint8_t    *copy = malloc(len);
+	bc_status	rc;
+
+	memcpy(copy, d, len);
+	memcpy(copy + at, bytes, n);
+	rc = parse_copy(copy, len, version);
+	free(copy);
+	return rc;
+}
+
+static void
+absurd(void)
+{
+	size_t		ilen,
+				klen,
+				mlen,
+				elen,
+				nlen;
+	uint8_t    *ic = load(&samples[0], &ilen),
+			   *ka = load(&samples[2], &klen),
+			   *ma = load(&samples[4], &mlen),
+			   *me = load(&samples[5], &elen),
+			   *na = load(&samples[6], &nlen);
+	static const uint8_t big32[4] = {0x7f, 0xff, 0xff, 0xff};
+	static const uint8_t neg32[4] = {0xff, 0xff, 0xff, 0xfe};
+	static const uint8_t one32[4] = {0, 0, 0, 1};
+	static const uint8_t zero32[4] = {0, 0, 0, 0};
+	static const uint8_t five32[4] = {0, 0, 0, 5};
+	static const uint8_t neg64[8] = {0x80, 0, 0, 0, 0, 0, 0, 1};
+	static const uint8_t nan64[8] = {0x7f, 0xf8, 0, 0, 0, 0, 0, 0};
+	static const uint8_t two64[8] = {0x40, 0, 0, 0, 0, 0, 0, 0};
+	static const uint8_t zero64[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+	static const uint8_t hugevint[9] = {0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	static const uint8_t high[1] = {0xc3};
+	bc_statistics st;
+	uint8_t    *buf;
+	size_t		koff,
+				stats_off,
+				hdr_off,
+				kt;
+
+	if (!ic || !ka || !ma || !me || !na)
+		goto out;
+
+	/* legacy record: histogram entry counts */
+	CHECK(parse_mutated(ic, ilen, "ic", 0, big32, 4) == BC_ERR_STATS_TRUNCATED, "ic: huge histogram");
+	CHECK(parse_mutated(ic, ilen, "ic", 0, neg32, 4) == BC_ERR_STATS_FIELD, "ic: negative histogram");
+	CHECK(parse_mutated(ic, ilen, "ic", 0, one32, 4) == BC_ERR_STATS_HISTOGRAM, "ic: 1-entry histogram");
+	CHECK(parse_mutated(ic, ilen, "ic", 12, neg64, 8) == BC_ERR_STATS_HISTOGRAM, "ic: negative bucket");
+	CHECK(parse_mutated(ic, ilen, "ic", 20, zero64, 8) == BC_ERR_STATS_HISTOGRAM, "ic: offsets not increasing");
+
+	/* TOC: counts, offsets, types */
+	CHECK(parse_mutated(ka, klen, "ka", 0, zero32, 4) == BC_ERR_STATS_TOC, "ka: 0 components");
+	CHECK(parse_mutated(ka, klen, "ka", 0, five32, 4) == BC_ERR_STATS_TOC, "ka: 5 components");
+	CHECK(parse_mutated(ka, klen, "ka", 0, big32, 4) == BC_ERR_STATS_TOC, "ka: 2^31-1 components");
+	CHECK(parse_mutated(ka, klen, "ka", 0, neg32, 4) == BC_ERR_STATS_TOC, "ka: negative count");
+	CHECK(parse_mutated(ka, klen, "ka", 8, big32, 4) == BC_ERR_STATS_TOC, "ka: offset past the end");
+	CHECK(parse_mutated(ka, klen, "ka", 4, five32, 4) == BC_ERR_STATS_TOC, "ka: unknown type");
+	CHECK(parse_mutated(ka, klen, "ka", 12, zero32, 4) == BC_ERR_STATS_TOC, "ka: types out of order");
+	CHECK(parse_mutated(ka, klen, "ka", 16, big32, 4) == BC_ERR_STATS_TOC, "ka: offsets out of order");
+	CHECK(parse_mutated(ka, klen, "ka", 20, one32, 4) == BC_ERR_STATS_TOC, "ka: stats of another type");
+
+	/* validation component of ka: partitioner, fp_chance */
+	koff = bc_get_be32(ka + 8);
+	CHECK(parse_mutated(ka, klen, "ka", koff + 2, high, 1) == BC_ERR_STATS_STRING, "ka: non-ASCII partitioner");
+	CHECK(parse_mutated(ka, klen, "ka", koff, zero32, 2) == BC_ERR_STATS_STRING, "ka: empty partitioner");
+	CHECK(parse_mutated(ka, klen, "ka", koff, big32, 2) != BC_OK, "ka: long partitioner");
+	koff += 2 + ((size_t) ka[koff] << 8 | ka[koff + 1]);
+	CHECK(parse_mutated(ka, klen, "ka", koff, nan64, 8) == BC_ERR_STATS_FP_CHANCE, "ka: NaN fp_chance");
+	CHECK(parse_mutated(ka, klen, "ka", koff, two64, 8) == BC_ERR_STATS_FP_CHANCE, "ka: fp_chance 2");
+	CHECK(parse_mutated(ka, klen, "ka", koff, zero64, 8) == BC_ERR_STATS_FP_CHANCE, "ka: fp_chance 0");
+	stats_off = bc_get_be32(ka + 24);
+	CHECK(parse_mutated(ka, klen, "ka", stats_off + 12, neg64, 8) == BC_ERR_STATS_HISTOGRAM, "ka: negative bucket");
+	CHECK(parse_mutated(ka, klen, "ka", stats_off, big32, 4) == BC_ERR_STATS_TRUNCATED, "ka: huge histogram");
+
+	/* serialization header of ma: a key type longer than the file */
+	hdr_off = bc_get_be32(ma + 32);
+	CHECK(parse_mutated(ma, mlen, "ma", hdr_off, hugevint, 9) != BC_OK, "ma: huge vint");
+	for (kt = hdr_off; kt + 10 < mlen; kt++)
+		if (memcmp(ma + kt, "org.apache", 10) == 0)
+			break;
+	CHECK(kt + 10 < mlen && ma[kt - 1] == 40, "ma: key type found");
+	/* its length byte made the head of a 9-byte vint: "org.apac" follows */
+	CHECK(parse_mutated(ma, mlen, "ma", kt - 1, hugevint, 1) == BC_ERR_STATS_TRUNCATED,
+		  "ma: huge key type length");
+
+	/* a byte too many after the last component */
+	buf = malloc(mlen + 1);
+	memcpy(buf, ma, mlen);
+	buf[mlen] = 0;
+	CHECK(parse(buf, mlen + 1, "ma", &st) == BC_ERR_STATS_TRAILING, "ma: trailing byte");
+	free(buf);
+	buf = malloc(klen + 1);
+	memcpy(buf, ka, klen);
+	buf[klen] = 0;
+	CHECK(parse(buf, klen + 1, "ka", &st) == BC_ERR_STATS_TRAILING, "ka: trailing byte");
+	free(buf);
+	buf = malloc(nlen + 1);
+	memcpy(buf, na, nlen);
+	buf[nlen] = 0;
+	CHECK(parse(buf, nlen + 1, "na", &st) == BC_ERR_STATS_CHECKSUM, "na: trailing byte");
+	free(buf);
+	CHECK(parse_mutated(na, nlen, "na", 0, five32, 4) == BC_ERR_STATS_TOC ||
+		  parse_mutated(na, nlen, "na", 0, five32, 4) == BC_ERR_STATS_CHECKSUM, "na: 5 components");
+
+	/* a file read as another layout */
+	CHECK(parse(ka, klen, "ma", &st) == BC_ERR_STATS_MISSING, "ka as ma: no header");
+	CHECK(parse(ma, mlen, "ka", &st) == BC_ERR_STATS_TOC, "ma as ka: header type");
+	CHECK(parse(me, elen, "na", &st) != BC_OK, "me as na");
+	CHECK(parse(na, nlen, "me", &st) == BC_ERR_STATS_TOC, "na as me");
+	CHECK(parse(ic, ilen, "ka", &st) != BC_OK, "ic as ka");
+	CHECK(parse(ka, klen, "jb", &st) != BC_OK, "ka as jb");
+	CHECK(parse(NULL, 0, "ka", &st) == BC_ERR_STATS_TRUNCATED, "NULL input");
+
+out:
+	free(ic);
+	free(ka);
+	free(ma);
+	free(me);
+	free(na);
+}
+
+/* ia has no min timestamp (1.2.0); ib, ic, ja share their successor's
+ * layout; ScyllaDB's ms and mt that of me. */
+static void
+versions(void)
+{
+	size_t		ilen,
+				jlen,
+				elen;
+	uint8_t    *ic = load(&samples[0], &ilen),
+			   *jb = load(&samples[1], &jlen),
+			   *me = load(&samples[5], &elen),
+			   *ia;
+	bc_statistics a,
+				b;
+	size_t		pos = 0;
+	int			h;
+	static const char *const unsupported[] = {"a", "b", "e", "hb", "hf", "ba", "aa"};
+	static const char *const unknown[] = {"", "zz", "i", "icx", "IA", "m"};
+	size_t		i;
+
+	for (i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
+		CHECK(parse(ic, ilen, unsupported[i], &a) == BC_ERR_VERSION_UNSUPPORTED,
+			  "version '%s' not refused as unsupported", unsupported[i]);
+	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
+		CHECK(parse(ic, ilen, unknown[i], &a) == BC_ERR_VERSION_UNKNOWN,
+			  "version '%s' not unknown", unknown[i]);
+	if (!ic || !jb || !me)
+		goto out;
+
+	/* ia: the ic record without its min timestamp (after both histograms
+	 * and the 12-byte replay position) */
+	for (h = 0; h < 2; h++)
+		pos += 4 + 16 * (size_t) bc_get_be32(ic + pos);
+	pos += 12;
+	ia = malloc(ilen - 8);
+	memcpy(ia, ic, pos);
+	memcpy(ia + pos, ic + pos + 8, ilen - pos - 8);
+	CHECK(parse(ic, ilen, "ic", &a) == BC_OK && parse(ia, ilen - 8, "ia", &b) == BC_OK &&
+		  a.partitions == b.partitions && a.partitioner_len == b.partitioner_len &&
+		  memcmp(a.partitioner, b.partitioner, a.partitioner_len) == 0 &&
+		  !b.has_fp_chance, "ia layout");
+	CHECK(parse(ia, ilen - 8, "ic", &a) != BC_OK, "ia record read as ic");
+	free(ia);
+	CHECK(parse(ic, ilen, "ib", &b) == BC_OK && b.partitions == 900, "ib layout");
+	CHECK(parse(jb, jlen, "jb", &a) == BC_OK && parse(jb, jlen, "ja", &b) == BC_OK &&
+		  a.fp_chance == b.fp_chance && b.has_fp_chance, "ja layout");
+	CHECK(parse(me, elen, "me", &a) == BC_OK, "me");
+	CHECK(parse(me, elen, "ms", &b) == BC_OK && b.partitions == a.partitions &&
+		  b.key_type_len == a.key_type_len && !b.checksummed, "ms layout");
+	CHECK(parse(me, elen, "mt", &b) == BC_OK && b.partitions == a.partitions, "mt layout");
+
+out:
+	free(ic);
+	free(jb);
+	free(me);
+}
+
+static void
+messages(void)
+{
+	int			s;
+
+	for (s = BC_ERR_STATS_TRUNCATED; s <= BC_ERR_STATS_FIELD; s++)
+		CHECK(strstr(bc_status_message((bc_status) s), "Statistics.db") != NULL,
+			  "status %d has no Statistics.db message", (int) s);
+}
+
+void
+suite_statistics(void)
+{
+	manifest();
+	versions();
+	truncations();
+	bit_flips();
+	absurd();
+	messages();
+}
