@@ -339,6 +339,22 @@ bc_status_message(bc_status st)
 			return "Statistics.db fp_chance is not a number greater than 0 and at most 1";
 		case BC_ERR_STATS_FIELD:
 			return "Statistics.db holds an impossible count, length or flag";
+		case BC_ERR_INDEX_BTI:
+			return "a BTI SSTable (da, bb) has no Index.db or Summary.db";
+		case BC_ERR_INDEX_TRUNCATED:
+			return "Index.db ends inside an entry";
+		case BC_ERR_INDEX_LENGTH:
+			return "Index.db entry with an impossible position or promoted index size";
+		case BC_ERR_INDEX_ORDER:
+			return "Index.db positions in Data.db do not increase (not an Index.db, or garbage after its end)";
+		case BC_ERR_CURSOR_STATE:
+			return "Index.db cursor used out of turn (chunk fed before the previous one was read, or after an error)";
+		case BC_ERR_SUMMARY_TRUNCATED:
+			return "Summary.db ends before its last key";
+		case BC_ERR_SUMMARY_FORMAT:
+			return "Summary.db header, offsets or key lengths are impossible";
+		case BC_ERR_SUMMARY_TRAILING:
+			return "Summary.db has bytes after its last key";
 		case BC_STATUS_COUNT:
 			break;
 	}

@@ -73,6 +73,16 @@ typedef enum bc_status
 	BC_ERR_STATS_FP_CHANCE,		/* fp_chance NaN or outside (0, 1] */
 	BC_ERR_STATS_FIELD,			/* impossible count, length or flag */
 
+	/* Index.db and Summary.db */
+	BC_ERR_INDEX_BTI,			/* a BTI SSTable has no Index.db/Summary.db */
+	BC_ERR_INDEX_TRUNCATED,		/* Index.db ends inside an entry */
+	BC_ERR_INDEX_LENGTH,		/* impossible position or promoted size */
+	BC_ERR_INDEX_ORDER,			/* Data.db positions not increasing */
+	BC_ERR_CURSOR_STATE,		/* cursor used out of turn or after an error */
+	BC_ERR_SUMMARY_TRUNCATED,	/* Summary.db shorter than it says */
+	BC_ERR_SUMMARY_FORMAT,		/* impossible Summary.db header or offsets */
+	BC_ERR_SUMMARY_TRAILING,	/* bytes after the last key (ma and later) */
+
 	BC_STATUS_COUNT
 } bc_status;
 
@@ -421,5 +431,105 @@ typedef struct bc_statistics
 bc_status	bc_statistics_parse(const uint8_t *data, size_t len,
 								const char *version, size_t version_len,
 								bc_statistics *out);
+
+/* ------------------------------------------------------------------------
+ * Index.db and Summary.db of BIG SSTables (bc_index.c, bc_summary.c)
+ *
+ * Index.db is a sequence of entries, one per partition in Data.db order:
+ * BE16 key length, key, then the Data.db position and the size of the
+ * promoted (row) index that follows: BE64 + BE32 for ia .. lb, two
+ * unsigned vints for ma and later.  It has no header, count or footer, so
+ * a file cut exactly between two entries cannot be told from a complete
+ * one; compare the last key with Summary.db's (bc_summary_parse) for that.
+ * BTI SSTables (da, bb, ...) have neither file: BC_ERR_INDEX_BTI.
+ * ------------------------------------------------------------------------ */
+typedef enum bc_index_era
+{
+	BC_INDEX_ERA_12 = 0,		/* ia ib ic: Summary.db is a list */
+	BC_INDEX_ERA_20,			/* ja jb: off-heap summary */
+	BC_INDEX_ERA_21,			/* ka la lb: and its sampling level */
+	BC_INDEX_ERA_30				/* ma .. oa, ScyllaDB ms mt: vints */
+} bc_index_era;
+
+/* ia .. oa, ms, mt; BC_ERR_INDEX_BTI for trie versions, else as
+ * bc_version_lookup. */
+bc_status	bc_index_era_lookup(const char *version, size_t len, bc_index_era *era);
+
+#define BC_INDEX_MAX_KEY 65535
+
+typedef struct bc_index_entry
+{
+	const uint8_t *key;			/* valid until the next call on the cursor */
+	size_t		key_len;
+	int64_t		position;		/* of the partition in (uncompressed) Data.db */
+	int64_t		promoted_size;	/* bytes of row index skipped after it */
+	uint64_t	index_offset;	/* of the entry in Index.db */
+	uint64_t	ordinal;		/* 0 for the first entry */
+} bc_index_entry;
+
+/* Incremental reader; every field is private.  Feed chunks of any size
+ * with bc_index_feed, call bc_index_next until *got is 0 (chunk used up),
+ * then feed the next one; bc_index_finish at end of file.  An error is
+ * final.  About 64 kB: one key that spans chunks is copied here. */
+typedef struct bc_index_cursor
+{
+	bc_index_era era;
+	int			state;
+	bc_status	error;
+	const uint8_t *in;
+	size_t		inlen;
+	uint64_t	offset;
+	uint64_t	entry_offset;
+	uint64_t	nkeys;
+	int64_t		position;
+	int64_t		promoted;
+	uint64_t	skip;
+	const uint8_t *key;
+	size_t		key_len;
+	size_t		key_have;
+	uint8_t		num[9];
+	size_t		num_have;
+	size_t		num_need;
+	uint8_t		keybuf[BC_INDEX_MAX_KEY];
+} bc_index_cursor;
+
+bc_status	bc_index_init(bc_index_cursor *c, const char *version, size_t len);
+bc_status	bc_index_feed(bc_index_cursor *c, const uint8_t *data, size_t len);
+bc_status	bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got);
+bc_status	bc_index_finish(bc_index_cursor *c);
+
+/* A whole Index.db in memory: fn (may be NULL) gets every entry and stops
+ * the walk by returning non-zero; *nkeys counts the entries read. */
+bc_status	bc_index_parse(const char *version, size_t vlen,
+						   const uint8_t *data, size_t len,
+						   int (*fn) (const bc_index_entry *e, void *arg),
+						   void *arg, uint64_t *nkeys);
+
+/* Summary.db: the sampled Index.db entries, then the first and last
+ * partition keys (every version from ia; before ma more data follows). */
+typedef struct bc_summary
+{
+	bc_index_era era;
+	int32_t		min_index_interval;
+	int32_t		count;			/* sampled entries */
+	int32_t		sampling_level; /* 128 (full) before ka */
+	int32_t		size_at_full_sampling;	/* count before ka */
+	const uint8_t *first;
+	size_t		first_len;
+	const uint8_t *last;
+	size_t		last_len;
+	size_t		tail_len;		/* bytes after the last key (before ma) */
+	/* private */
+	const uint8_t *data;
+	size_t		entries;
+	size_t		entries_len;
+} bc_summary;
+
+bc_status	bc_summary_parse(const char *version, size_t vlen,
+							 const uint8_t *data, size_t len, bc_summary *s);
+
+/* Sampled entry i: its key and the offset of its entry in Index.db. */
+bc_status	bc_summary_entry(const bc_summary *s, int32_t i, const uint8_t **key,
+							 size_t *key_len, int64_t *index_offset);
 
 #endif							/* BLOOMCASS_CORE_H */

@@ -77,6 +77,7 @@ void		suite_filters(void);
 void		suite_real_filters(void);
 void		suite_keys(void);
 void		suite_ops(void);
+void		suite_index(void);
 void		suite_sstable_name(void);
 void		suite_statistics(void);
 

@@ -241,6 +241,7 @@ main(int argc, char **argv)
 		{"filters", suite_filters},
 		{"real_filters", suite_real_filters},
 		{"keys", suite_keys},
+		{"index", suite_index},
 		{"sstable_name", suite_sstable_name},
 		{"statistics", suite_statistics},
 	};

@@ -1,0 +1,386 @@
+/*
+ * bc_index.c
+ *
+ * Incremental reader of a BIG SSTable's Index.db: every partition key in
+ * file order, from chunks of any size.
+ *
+ * An entry is BE16 key length, the key, the partition's position in
+ * Data.db and the size of its promoted index, then that many bytes of
+ * promoted index (column index blocks), which we skip without reading.
+ * Cassandra 1.2 to 2.2 (ia .. lb) write the position as a BE64 and the
+ * size as a BE32; 3.0 and later (ma ..) as two unsigned vints.  Index.db
+ * files reach gigabytes and a promoted index can be large, so nothing but
+ * the current key (when it spans two chunks) and a few bytes of a number
+ * is ever kept.
+ *
+ * The file has no header, count or checksum.  What we can check: every
+ * entry is complete, sizes are representable, and the Data.db positions
+ * strictly increase (each partition takes at least one byte), which is
+ * what catches most garbage after the last entry.
+ */
+#include <string.h>
+
+#include "bloomcass_core.h"
+
+enum
+{
+	ST_KEYLEN = 0,				/* reading the BE16 key length */
+	ST_KEY,						/* reading key bytes */
+	ST_POSITION,				/* reading the position */
+	ST_SIZE,					/* reading the promoted index size */
+	ST_SKIP,					/* skipping the promoted index */
+	ST_DONE						/* finished, or failed (c->error) */
+};
+
+bc_status
+bc_index_era_lookup(const char *version, size_t len, bc_index_era *era)
+{
+	bc_order	order;
+	bc_layout	layout;
+	bc_status	st;
+
+	/* ScyllaDB's ms and mt extend me; the filter table does not list them */
+	if (len == 2 && version[0] == 'm' && (version[1] == 's' || version[1] == 't'))
+	{
+		*era = BC_INDEX_ERA_30;
+		return BC_OK;
+	}
+	/* trie-indexed: Cassandra 5.0's da and DataStax's aa .. cc */
+	if (len == 2 && (version[0] == 'a' || version[0] == 'b' ||
+					 version[0] == 'c' || version[0] == 'd') &&
+		version[1] >= 'a' && version[1] <= 'z')
+		return BC_ERR_INDEX_BTI;
+	st = bc_version_lookup(version, len, &order, &layout);
+	if (st != BC_OK)
+		return st;
+	switch (version[0])
+	{
+		case 'i':
+			*era = BC_INDEX_ERA_12;
+			break;
+		case 'j':
+			*era = BC_INDEX_ERA_20;
+			break;
+		case 'k':
+		case 'l':
+			*era = BC_INDEX_ERA_21;
+			break;
+		default:
+			*era = BC_INDEX_ERA_30;
+			break;
+	}
+	return BC_OK;
+}
+
+bc_status
+bc_index_init(bc_index_cursor *c, const char *version, size_t len)
+{
+	bc_status	st;
+
+	memset(c, 0, offsetof(bc_index_cursor, keybuf));
+	c->state = ST_DONE;
+	c->error = BC_ERR_CURSOR_STATE;
+	st = bc_index_era_lookup(version, len, &c->era);
+	if (st != BC_OK)
+	{
+		c->error = st;
+		return st;
+	}
+	c->state = ST_KEYLEN;
+	c->error = BC_OK;
+	c->num_need = 2;
+	return BC_OK;
+}
+
+bc_status
+bc_index_feed(bc_index_cursor *c, const uint8_t *data, size_t len)
+{
+	if (c->error != BC_OK)
+		return c->error;
+	if (c->state == ST_DONE || c->inlen != 0)
+	{
+		/* losing the unread part of the previous chunk would lose keys */
+		c->error = BC_ERR_CURSOR_STATE;
+		c->state = ST_DONE;
+		return c->error;
+	}
+	c->in = data;
+	c->inlen = len;
+	return BC_OK;
+}
+
+static bc_status
+fail(bc_index_cursor *c, bc_status st)
+{
+	c->error = st;
+	c->state = ST_DONE;
+	c->inlen = 0;
+	return st;
+}
+
+/* Move up to n bytes of input into num[]; 1 once num_need bytes are there. */
+static int
+gather(bc_index_cursor *c)
+{
+	size_t		n = c->num_need - c->num_have;
+
+	if (n > c->inlen)
+		n = c->inlen;
+	if (n == 0)
+		return c->num_have == c->num_need;
+	memcpy(c->num + c->num_have, c->in, n);
+	c->num_have += n;
+	c->in += n;
+	c->inlen -= n;
+	c->offset += n;
+	return c->num_have == c->num_need;
+}
+
+/*
+ * Cassandra's unsigned vint: the count of leading one bits of the first
+ * byte is the count of extra bytes; the rest of the first byte and the
+ * extra bytes are the value, big-endian.  Returns 1 once complete.
+ */
+static int
+gather_vint(bc_index_cursor *c, uint64_t *v)
+{
+	int			extra;
+	size_t		i;
+	uint64_t	r;
+
+	if (c->num_have == 0)
+	{
+		c->num_need = 1;
+		if (!gather(c))
+			return 0;
+		for (extra = 0; extra < 8 && (c->num[0] & (0x80 >> extra)); extra++)
+			;
+		c->num_need = 1 + (size_t) extra;
+	}
+	if (!gather(c))
+		return 0;
+	extra = (int) c->num_need - 1;
+	r = extra == 8 ? 0 : (uint64_t) (c->num[0] & (0xff >> extra));
+	for (i = 1; i < c->num_need; i++)
+		r = (r << 8) | c->num[i];
+	*v = r;
+	return 1;
+}
+
+static uint64_t
+get_be64(const uint8_t *p)
+{
+	return ((uint64_t) bc_get_be32(p) << 32) | bc_get_be32(p + 4);
+}
+
+/*
+ * While a key is being completed, a position or size may still be cut by
+ * the end of the chunk; a key that points into that chunk is copied first,
+ * since the caller may reuse the chunk's memory.
+ */
+static void
+save_key(bc_index_cursor *c)
+{
+	if (c->key != c->keybuf && c->key_len > 0)
+		memcpy(c->keybuf, c->key, c->key_len);
+	c->key = c->keybuf;
+}
+
+bc_status
+bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
+{
+	*got = 0;
+	if (c->error != BC_OK)
+		return c->error;
+	for (;;)
+	{
+		switch (c->state)
+		{
+			case ST_KEYLEN:
+				if (c->inlen == 0)
+					return BC_OK;	/* clean boundary: feed more or finish */
+				if (c->num_have == 0)
+					c->entry_offset = c->offset;
+				if (!gather(c))
+					return BC_OK;
+				c->key_len = ((size_t) c->num[0] << 8) | c->num[1];
+				c->key_have = 0;
+				c->key = c->keybuf;
+				c->num_have = 0;
+				c->state = ST_KEY;
+				break;
+
+			case ST_KEY:
+				if (c->inlen == 0 && c->key_have < c->key_len)
+					return BC_OK;
+				if (c->key_have == 0 && c->inlen >= c->key_len)
+				{
+					/* the whole key is in this chunk: no copy */
+					c->key = c->in;
+					c->key_have = c->key_len;
+					c->in += c->key_len;
+					c->inlen -= c->key_len;
+					c->offset += c->key_len;
+				}
+				else
+				{
+					size_t		n = c->key_len - c->key_have;
+
+					if (n > c->inlen)
+						n = c->inlen;
+					memcpy(c->keybuf + c->key_have, c->in, n);
+					c->key_have += n;
+					c->key = c->keybuf;
+					c->in += n;
+					c->inlen -= n;
+					c->offset += n;
+					if (c->key_have < c->key_len)
+						return BC_OK;
+				}
+				c->state = ST_POSITION;
+				c->num_have = 0;
+				c->num_need = 8;
+				break;
+
+			case ST_POSITION:
+				{
+					uint64_t	v;
+
+					if (c->era == BC_INDEX_ERA_30)
+					{
+						if (!gather_vint(c, &v))
+						{
+							save_key(c);
+							return BC_OK;
+						}
+					}
+					else
+					{
+						if (!gather(c))
+						{
+							save_key(c);
+							return BC_OK;
+						}
+						v = get_be64(c->num);
+					}
+					if (v > (uint64_t) INT64_MAX)
+						return fail(c, BC_ERR_INDEX_LENGTH);
+					if (c->nkeys > 0 && (int64_t) v <= c->position)
+						return fail(c, BC_ERR_INDEX_ORDER);
+					c->position = (int64_t) v;
+					c->num_have = 0;
+					c->num_need = 4;
+					c->state = ST_SIZE;
+					break;
+				}
+
+			case ST_SIZE:
+				{
+					uint64_t	v;
+
+					if (c->era == BC_INDEX_ERA_30)
+					{
+						if (!gather_vint(c, &v))
+						{
+							save_key(c);
+							return BC_OK;
+						}
+					}
+					else
+					{
+						if (!gather(c))
+						{
+							save_key(c);
+							return BC_OK;
+						}
+						v = bc_get_be32(c->num);
+					}
+					/* both encodings hold a Java int, never negative */
+					if (v > (uint64_t) INT32_MAX)
+						return fail(c, BC_ERR_INDEX_LENGTH);
+					c->promoted = (int64_t) v;
+					c->skip = v;
+					c->num_have = 0;
+					c->state = ST_SKIP;
+
+					e->key = c->key;
+					e->key_len = c->key_len;
+					e->position = c->position;
+					e->promoted_size = c->promoted;
+					e->index_offset = c->entry_offset;
+					e->ordinal = c->nkeys++;
+					*got = 1;
+					return BC_OK;
+				}
+
+			case ST_SKIP:
+				{
+					uint64_t	n = c->skip;
+
+					if (n > c->inlen)
+						n = c->inlen;
+					c->in += n;
+					c->inlen -= (size_t) n;
+					c->offset += n;
+					c->skip -= n;
+					if (c->skip > 0)
+						return BC_OK;
+					c->state = ST_KEYLEN;
+					c->num_have = 0;
+					c->num_need = 2;
+					break;
+				}
+
+			default:
+				return c->error != BC_OK ? c->error : BC_ERR_CURSOR_STATE;
+		}
+	}
+}
+
+bc_status
+bc_index_finish(bc_index_cursor *c)
+{
+	if (c->error != BC_OK)
+		return c->error;
+	if (c->inlen != 0)
+		return fail(c, BC_ERR_CURSOR_STATE);
+	if (c->state != ST_KEYLEN || c->num_have != 0)
+		return fail(c, BC_ERR_INDEX_TRUNCATED);
+	c->state = ST_DONE;
+	c->error = BC_ERR_CURSOR_STATE;	/* nothing more may be fed */
+	return BC_OK;
+}
+
+bc_status
+bc_index_parse(const char *version, size_t vlen,
+			   const uint8_t *data, size_t len,
+			   int (*fn) (const bc_index_entry *e, void *arg),
+			   void *arg, uint64_t *nkeys)
+{
+	/* on the stack: about 64 kB, though with the whole file in one chunk
+	 * the key buffer is never used */
+	bc_index_cursor c;
+	bc_index_entry e;
+	bc_status	st;
+	int			got;
+
+	*nkeys = 0;
+	st = bc_index_init(&c, version, vlen);
+	if (st != BC_OK)
+		return st;
+	st = bc_index_feed(&c, data, len);
+	if (st != BC_OK)
+		return st;
+	for (;;)
+	{
+		st = bc_index_next(&c, &e, &got);
+		if (st != BC_OK)
+			return st;
+		if (!got)
+			break;
+		*nkeys = c.nkeys;
+		if (fn != NULL && fn(&e, arg) != 0)
+			return BC_OK;
+	}
+	return bc_index_finish(&c);
+}

@@ -1,0 +1,213 @@
+/*
+ * bc_summary.c
+ *
+ * Summary.db of a BIG SSTable: every min_index_interval-th Index.db entry
+ * (key and offset in Index.db), then the SSTable's first and last
+ * partition keys.  Three layouts:
+ *
+ *   ia .. ic (1.2)  BE32 interval, BE32 count, count x (BE64 offset,
+ *                   BE32 key length, key)
+ *   ja, jb (2.0)    BE32 interval, BE32 count, BE64 size of the next region,
+ *                   then that region: count LE32 offsets (from the start of
+ *                   the region) and the entries they point at, each key
+ *                   bytes followed by a LE64 Index.db offset
+ *   ka and later    as 2.0 with BE32 sampling level and BE32 entry count at
+ *                   full sampling after the region size
+ *
+ * The region is Cassandra's off-heap memory written as is, in the writing
+ * machine's byte order: little-endian on every platform Cassandra runs on
+ * in practice.  Then BE32 length + first key, BE32 length + last key.  Up
+ * to 2.2 the file goes on with the segment boundaries of the memory
+ * mapping; from 3.0 (ma) it ends there, so extra bytes are an error.
+ */
+#include <string.h>
+
+#include "bloomcass_core.h"
+
+/* Cassandra's BASE_SAMPLING_LEVEL: a summary at full sampling */
+#define FULL_SAMPLING 128
+
+static uint32_t
+le32(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
+		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
+}
+
+static uint64_t
+le64(const uint8_t *p)
+{
+	return (uint64_t) le32(p) | ((uint64_t) le32(p + 4) << 32);
+}
+
+static uint64_t
+be64(const uint8_t *p)
+{
+	return ((uint64_t) bc_get_be32(p) << 32) | bc_get_be32(p + 4);
+}
+
+/* A BE32-length key at *pos: bounds-checked, at most BC_INDEX_MAX_KEY. */
+static bc_status
+read_key(const uint8_t *data, size_t len, size_t *pos,
+		 const uint8_t **key, size_t *key_len)
+{
+	uint32_t	n;
+
+	if (len - *pos < 4)
+		return BC_ERR_SUMMARY_TRUNCATED;
+	n = bc_get_be32(data + *pos);
+	*pos += 4;
+	if (n > BC_INDEX_MAX_KEY)
+		return BC_ERR_SUMMARY_FORMAT;
+	if (len - *pos < n)
+		return BC_ERR_SUMMARY_TRUNCATED;
+	*key = data + *pos;
+	*key_len = n;
+	*pos += n;
+	return BC_OK;
+}
+
+bc_status
+bc_summary_parse(const char *version, size_t vlen,
+				 const uint8_t *data, size_t len, bc_summary *s)
+{
+	bc_status	st;
+	size_t		pos;
+	int32_t		i;
+	int64_t		prev = -1;
+
+	memset(s, 0, sizeof(*s));
+	st = bc_index_era_lookup(version, vlen, &s->era);
+	if (st != BC_OK)
+		return st;
+	if (len < 8)
+		return BC_ERR_SUMMARY_TRUNCATED;
+	s->data = data;
+	s->min_index_interval = (int32_t) bc_get_be32(data);
+	s->count = (int32_t) bc_get_be32(data + 4);
+	if (s->min_index_interval < 1 || s->count < 0)
+		return BC_ERR_SUMMARY_FORMAT;
+	s->sampling_level = FULL_SAMPLING;
+	s->size_at_full_sampling = s->count;
+	pos = 8;
+
+	if (s->era == BC_INDEX_ERA_12)
+	{
+		s->entries = pos;
+		for (i = 0; i < s->count; i++)
+		{
+			const uint8_t *key;
+			size_t		key_len;
+			uint64_t	off;
+
+			if (len - pos < 8)
+				return BC_ERR_SUMMARY_TRUNCATED;
+			off = be64(data + pos);
+			pos += 8;
+			if (off > (uint64_t) INT64_MAX || (int64_t) off <= prev)
+				return BC_ERR_SUMMARY_FORMAT;
+			prev = (int64_t) off;
+			st = read_key(data, len, &pos, &key, &key_len);
+			if (st != BC_OK)
+				return st;
+		}
+		s->entries_len = pos - s->entries;
+	}
+	else
+	{
+		uint64_t	region;
+
+		if (len - pos < 8)
+			return BC_ERR_SUMMARY_TRUNCATED;
+		region = be64(data + pos);
+		pos += 8;
+		if (s->era != BC_INDEX_ERA_20)
+		{
+			if (len - pos < 8)
+				return BC_ERR_SUMMARY_TRUNCATED;
+			s->sampling_level = (int32_t) bc_get_be32(data + pos);
+			s->size_at_full_sampling = (int32_t) bc_get_be32(data + pos + 4);
+			pos += 8;
+			if (s->sampling_level < 1 || s->sampling_level > FULL_SAMPLING ||
+				s->size_at_full_sampling < s->count)
+				return BC_ERR_SUMMARY_FORMAT;
+		}
+		/* offsets, and at least a position per entry */
+		if (region < (uint64_t) s->count * 12)
+			return BC_ERR_SUMMARY_FORMAT;
+		if (region > len - pos)
+			return BC_ERR_SUMMARY_TRUNCATED;
+		s->entries = pos;
+		s->entries_len = (size_t) region;
+		for (i = 0; i < s->count; i++)
+		{
+			const uint8_t *r = data + pos;
+			uint64_t	start = le32(r + 4 * (size_t) i);
+			uint64_t	end = i + 1 < s->count ?
+				le32(r + 4 * (size_t) i + 4) : region;
+			uint64_t	off;
+
+			if ((i == 0 && start != (uint64_t) s->count * 4) ||
+				end > region || start > end || end - start < 8 ||
+				end - start - 8 > BC_INDEX_MAX_KEY)
+				return BC_ERR_SUMMARY_FORMAT;
+			off = le64(r + end - 8);
+			if (off > (uint64_t) INT64_MAX || (int64_t) off <= prev)
+				return BC_ERR_SUMMARY_FORMAT;
+			prev = (int64_t) off;
+		}
+		pos += (size_t) region;
+	}
+
+	st = read_key(data, len, &pos, &s->first, &s->first_len);
+	if (st != BC_OK)
+		return st;
+	st = read_key(data, len, &pos, &s->last, &s->last_len);
+	if (st != BC_OK)
+		return st;
+	s->tail_len = len - pos;
+	if (s->era == BC_INDEX_ERA_30 && s->tail_len != 0)
+		return BC_ERR_SUMMARY_TRAILING;
+	return BC_OK;
+}
+
+bc_status
+bc_summary_entry(const bc_summary *s, int32_t i, const uint8_t **key,
+				 size_t *key_len, int64_t *index_offset)
+{
+	const uint8_t *r = s->data + s->entries;
+
+	if (i < 0 || i >= s->count)
+		return BC_ERR_BUFFER;
+	if (s->era == BC_INDEX_ERA_12)
+	{
+		/* a list of variable-length entries: walk to the i-th (1.2 only) */
+		size_t		pos = 0;
+		int32_t		j;
+
+		for (j = 0;; j++)
+		{
+			uint32_t	n = bc_get_be32(r + pos + 8);
+
+			if (j == i)
+			{
+				*index_offset = (int64_t) be64(r + pos);
+				*key = r + pos + 12;
+				*key_len = n;
+				return BC_OK;
+			}
+			pos += 12 + (size_t) n;
+		}
+	}
+	else
+	{
+		size_t		start = le32(r + 4 * (size_t) i);
+		size_t		end = i + 1 < s->count ?
+			le32(r + 4 * (size_t) i + 4) : s->entries_len;
+
+		*key = r + start;
+		*key_len = end - start - 8;
+		*index_offset = (int64_t) le64(r + end - 8);
+		return BC_OK;
+	}
+}

@@ -1,0 +1,625 @@
+/*
+ * test_index.c - Index.db cursor and Summary.db parser against the 153 real
+ * SSTables of test/data/sstables (MANIFEST.tsv), fed whole and in chunks,
+ * then truncated and corrupted.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bloomcass_core.h"
+#include "unit.h"
+
+/* BIG SSTables of versions bloomcass reads (not b, e, hb): all have Index.db */
+#define EXPECT_INDEX_ROWS 142
+/* ... of which two ka lack Summary.db upstream */
+#define EXPECT_SUMMARY_ROWS 140
+/* ... and 89 have their Filter.db and keys in ../real-filters */
+#define EXPECT_REAL_FILTER_ROWS 89
+
+typedef struct keylist
+{
+	size_t		n;
+	size_t		cap;
+	bc_index_entry *e;
+} keylist;
+
+static int
+collect(const bc_index_entry *e, void *arg)
+{
+	keylist    *kl = arg;
+
+	if (kl->n == kl->cap)
+	{
+		kl->cap = kl->cap ? kl->cap * 2 : 64;
+		kl->e = realloc(kl->e, kl->cap * sizeof(*kl->e));
+	}
+	kl->e[kl->n++] = *e;
+	return 0;
+}
+
+static int
+key_eq_hex(const uint8_t *key, size_t len, const char *hex)
+{
+	char	   *h = unit_hex_encode(key, len);
+	int			r = strcmp(h, hex) == 0;
+
+	free(h);
+	return r;
+}
+
+static uint32_t rng_state = 12345;
+
+static size_t
+rng_chunk(void)
+{
+	rng_state = rng_state * 1103515245u + 12345u;
+	/* mostly small pieces, now and then a large one */
+	return (rng_state >> 16) % 8 == 0 ? 1 + (rng_state >> 8) % 3000 :
+		1 + (rng_state >> 16) % 40;
+}
+
+/*
+ * Feed data in pieces of chunk bytes (0: random sizes), each copied into
+ * its own buffer that is wiped after use so that a key kept pointing into
+ * an old chunk would show; compare every entry with the whole-file parse.
+ */
+static void
+check_chunked(const char *version, const uint8_t *data, size_t len,
+			  const keylist *ref, size_t chunk, const char *what)
+{
+	bc_index_cursor *c = malloc(sizeof(bc_index_cursor));
+	uint8_t    *buf = malloc(len + 1);
+	size_t		off = 0,
+				n = 0;
+	int			ok = 1;
+	bc_status	st;
+
+	st = bc_index_init(c, version, 2);
+	while (st == BC_OK && off < len)
+	{
+		size_t		piece = chunk ? chunk : rng_chunk();
+		int			got;
+		bc_index_entry e;
+
+		if (piece > len - off)
+			piece = len - off;
+		memcpy(buf, data + off, piece);
+		st = bc_index_feed(c, buf, piece);
+		while (st == BC_OK)
+		{
+			st = bc_index_next(c, &e, &got);
+			if (st != BC_OK || !got)
+				break;
+			if (n >= ref->n || e.key_len != ref->e[n].key_len ||
+				memcmp(e.key, ref->e[n].key, e.key_len) != 0 ||
+				e.position != ref->e[n].position ||
+				e.index_offset != ref->e[n].index_offset ||
+				e.promoted_size != ref->e[n].promoted_size ||
+				e.ordinal != n)
+				ok = 0;
+			n++;
+		}
+		memset(buf, 0xa5, piece);
+		off += piece;
+	}
+	if (st == BC_OK)
+		st = bc_index_finish(c);
+	CHECK(st == BC_OK && ok && n == ref->n,
+		  "%s: chunks of %zu: %s, %zu of %zu keys, match %d", what, chunk,
+		  bc_status_message(st), n, ref->n, ok);
+	free(buf);
+	free(c);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* keys.hex of the real-filters copy: same keys, in order (or as a set,
+ * returned as 2, when keys.hex was written in insertion order) */
+static int
+check_real_keys(const char *rf, const keylist *kl)
+{
+	char		rel[4096];
+	const char *prefix = "shared/real-filters/";
+	const char *slash;
+	uint8_t    *txt;
+	size_t		len,
+				nlines = 0,
+				i;
+	char	  **lines,
+			  **mine;
+	char	   *p;
+	int			inorder = 1,
+				sameset = 1;
+
+	if (strncmp(rf, prefix, strlen(prefix)) == 0)
+		rf += strlen(prefix);
+	slash = strrchr(rf, '/');
+	if (slash == NULL)
+		return 0;
+	snprintf(rel, sizeof(rel), "real-filters/%.*s/keys.hex", (int) (slash - rf), rf);
+	txt = unit_read_file(unit_path(rel), &len);
+	if (txt == NULL)
+		return 0;
+	lines = malloc((len + 1) * sizeof(char *));
+	txt = realloc(txt, len + 1);
+	p = (char *) txt;
+	p[len] = '\0';
+	while (*p)
+	{
+		char	   *nl = strchr(p, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (*p)
+			lines[nlines++] = p;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (nlines != kl->n)
+	{
+		free(lines);
+		free(txt);
+		return 0;
+	}
+	mine = malloc((kl->n + 1) * sizeof(char *));
+	for (i = 0; i < kl->n; i++)
+	{
+		mine[i] = unit_hex_encode(kl->e[i].key, kl->e[i].key_len);
+		if (strcmp(mine[i], lines[i]) != 0)
+			inorder = 0;
+	}
+	if (!inorder)
+	{
+		qsort(mine, kl->n, sizeof(char *), cmp_str);
+		qsort(lines, nlines, sizeof(char *), cmp_str);
+		for (i = 0; i < kl->n; i++)
+			if (strcmp(mine[i], lines[i]) != 0)
+				sameset = 0;
+	}
+	for (i = 0; i < kl->n; i++)
+		free(mine[i]);
+	free(mine);
+	free(lines);
+	free(txt);
+	return inorder ? 1 : sameset ? 2 : 0;
+}
+
+static const keylist *
+find_entry_by_offset(const keylist *kl, int64_t off, size_t *idx)
+{
+	size_t		lo = 0,
+				hi = kl->n;
+
+	while (lo < hi)
+	{
+		size_t		mid = (lo + hi) / 2;
+
+		if ((int64_t) kl->e[mid].index_offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*idx = lo;
+	return lo < kl->n && (int64_t) kl->e[lo].index_offset == off ? kl : NULL;
+}
+
+static void
+check_summary(const char *what, const char *version, const uint8_t *data,
+			  size_t len, const keylist *kl, const char *first,
+			  const char *last, long *nchecked, long *nfull)
+{
+	bc_summary s;
+	bc_status	st = bc_summary_parse(version, 2, data, len, &s);
+	int32_t		i;
+	int			ok = 1;
+
+	CHECK(st == BC_OK, "%s Summary.db: %s", what, bc_status_message(st));
+	if (st != BC_OK)
+		return;
+	(*nchecked)++;
+	CHECK(key_eq_hex(s.first, s.first_len, first) &&
+		  key_eq_hex(s.last, s.last_len, last),
+		  "%s Summary.db: first/last keys differ from the manifest", what);
+	CHECK(s.era == BC_INDEX_ERA_30 ? s.tail_len == 0 : s.tail_len > 0,
+		  "%s Summary.db: tail of %zu bytes", what, s.tail_len);
+	if (s.sampling_level == 128)
+	{
+		/* full sampling: entry i is Index.db entry i * interval */
+		size_t		want = (kl->n + (size_t) s.min_index_interval - 1) /
+			(size_t) s.min_index_interval;
+
+		(*nfull)++;
+		CHECK((size_t) s.count == want,
+			  "%s Summary.db: %d entries, interval %d, %zu keys", what,
+			  s.count, s.min_index_interval, kl->n);
+		for (i = 0; i < s.count && (size_t) i < want; i++)
+		{
+			const uint8_t *k;
+			size_t		klen;
+			int64_t		off;
+			const bc_index_entry *e = &kl->e[(size_t) i * s.min_index_interval];
+
+			bc_summary_entry(&s, i, &k, &klen, &off);
+			if (klen != e->key_len || memcmp(k, e->key, klen) != 0 ||
+				off != (int64_t) e->index_offset)
+				ok = 0;
+		}
+	}
+	else
+	{
+		/* downsampled: every entry still names a real Index.db entry */
+		for (i = 0; i < s.count; i++)
+		{
+			const uint8_t *k;
+			size_t		klen,
+						idx;
+			int64_t		off;
+
+			bc_summary_entry(&s, i, &k, &klen, &off);
+			if (find_entry_by_offset(kl, off, &idx) == NULL ||
+				klen != kl->e[idx].key_len ||
+				memcmp(k, kl->e[idx].key, klen) != 0)
+				ok = 0;
+		}
+		CHECK(s.count <= s.size_at_full_sampling, "%s: downsampled count", what);
+	}
+	CHECK(ok, "%s Summary.db: sampled entries differ from Index.db", what);
+}
+
+/* Every prefix of a real Index.db: an error, or (cut between two entries)
+ * exactly the entries before the cut and a clean end. */
+static void
+check_index_truncations(const char *what, const char *version,
+						const uint8_t *data, size_t len, const keylist *kl)
+{
+	size_t		cut,
+				bad = 0,
+				boundaries = 0;
+
+	for (cut = 0; cut < len; cut++)
+	{
+		uint8_t    *copy = malloc(cut + 1);
+		uint64_t	n;
+		bc_status	st;
+		size_t		before = 0;
+
+		memcpy(copy, data, cut);
+		st = bc_index_parse(version, 2, copy, cut, NULL, NULL, &n);
+		while (before < kl->n && kl->e[before].index_offset < cut)
+			before++;
+		if (before < kl->n && kl->e[before].index_offset == cut)
+		{
+			boundaries++;
+			if (st != BC_OK || n != before)
+				bad++;
+		}
+		else if (st != BC_ERR_INDEX_TRUNCATED)
+			bad++;
+		free(copy);
+	}
+	CHECK(bad == 0 && boundaries == kl->n,
+		  "%s: %zu of %zu truncations misread (%zu boundaries)", what, bad,
+		  len, boundaries);
+}
+
+/* Every prefix of a real Summary.db is an error, but for cuts inside the
+ * pre-3.0 tail after the last key, which nothing delimits. */
+static void
+check_summary_truncations(const char *what, const char *version,
+						  const uint8_t *data, size_t len)
+{
+	bc_summary s;
+	size_t		cut,
+				bad = 0;
+
+	if (bc_summary_parse(version, 2, data, len, &s) != BC_OK)
+		return;
+	for (cut = 0; cut < len; cut++)
+	{
+		uint8_t    *copy = malloc(cut + 1);
+		bc_status	st;
+		bc_summary	t;
+
+		memcpy(copy, data, cut);
+		st = bc_summary_parse(version, 2, copy, cut, &t);
+		if (cut >= len - s.tail_len ? st != BC_OK :
+			(st != BC_ERR_SUMMARY_TRUNCATED && st != BC_ERR_SUMMARY_FORMAT))
+			bad++;
+		free(copy);
+	}
+	CHECK(bad == 0, "%s: %zu of %zu Summary.db truncations misread", what,
+		  bad, len);
+}
+
+static bc_status
+parse_bytes(const char *version, const uint8_t *d, size_t len, uint64_t *n)
+{
+	return bc_index_parse(version, 2, d, len, NULL, NULL, n);
+}
+
+static void
+check_crafted(void)
+{
+	uint64_t	n;
+	bc_index_cursor *c = malloc(sizeof(bc_index_cursor));
+	bc_index_entry e;
+	int			got;
+	bc_summary	s;
+
+	/* ka: key "a", position 0, promoted size -1 */
+	{
+		static const uint8_t d[] = {0, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 0,
+		0xff, 0xff, 0xff, 0xff};
+
+		CHECK(parse_bytes("ka", d, sizeof(d), &n) == BC_ERR_INDEX_LENGTH,
+			  "negative promoted size");
+	}
+	/* ka: position with the sign bit set */
+	{
+		static const uint8_t d[] = {0, 1, 'a', 0x80, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0};
+
+		CHECK(parse_bytes("ka", d, sizeof(d), &n) == BC_ERR_INDEX_LENGTH,
+			  "negative position");
+	}
+	/* ma: 9-byte vint position of 2^64-1 */
+	{
+		static const uint8_t d[] = {0, 1, 'a', 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0};
+
+		CHECK(parse_bytes("ma", d, sizeof(d), &n) == BC_ERR_INDEX_LENGTH,
+			  "vint position beyond int64");
+	}
+	/* ma: promoted size 2^31 (vint f0 80 00 00 00) */
+	{
+		static const uint8_t d[] = {0, 1, 'a', 0, 0xf0, 0x80, 0, 0, 0};
+
+		CHECK(parse_bytes("ma", d, sizeof(d), &n) == BC_ERR_INDEX_LENGTH,
+			  "promoted size beyond int32");
+	}
+	/* ma: promoted size larger than the rest of the file */
+	{
+		static const uint8_t d[] = {0, 1, 'a', 0, 0x40, 0xff, 1, 2, 3};
+
+		CHECK(parse_bytes("ma", d, sizeof(d), &n) == BC_ERR_INDEX_TRUNCATED,
+			  "promoted index cut short");
+	}
+	/* ma: second position not after the first; zeros after the end */
+	{
+		static const uint8_t d[] = {0, 1, 'a', 5, 0, 0, 1, 'b', 5, 0};
+		static const uint8_t z[] = {0, 1, 'a', 5, 0, 0, 0, 0, 0};
+
+		CHECK(parse_bytes("ma", d, sizeof(d), &n) == BC_ERR_INDEX_ORDER,
+			  "positions not increasing");
+		CHECK(parse_bytes("ma", z, sizeof(z), &n) == BC_ERR_INDEX_ORDER,
+			  "zero padding after the last entry");
+		CHECK(parse_bytes("ma", d, 5, &n) == BC_OK && n == 1,
+			  "one entry: %llu", (unsigned long long) n);
+	}
+	/* a key length of 65535 with nothing after it */
+	{
+		static const uint8_t d[] = {0xff, 0xff, 'a'};
+
+		CHECK(parse_bytes("nb", d, sizeof(d), &n) == BC_ERR_INDEX_TRUNCATED,
+			  "key cut short");
+		CHECK(parse_bytes("nb", d, 1, &n) == BC_ERR_INDEX_TRUNCATED,
+			  "key length cut short");
+		CHECK(parse_bytes("nb", d, 0, &n) == BC_OK && n == 0, "empty file");
+	}
+	/* versions */
+	CHECK(bc_index_init(c, "da", 2) == BC_ERR_INDEX_BTI, "da is BTI");
+	CHECK(bc_index_init(c, "bb", 2) == BC_ERR_INDEX_BTI, "bb is BTI");
+	CHECK(bc_summary_parse("da", 2, NULL, 0, &s) == BC_ERR_INDEX_BTI,
+		  "da summary");
+	CHECK(bc_index_init(c, "hb", 2) == BC_ERR_VERSION_UNSUPPORTED, "hb");
+	CHECK(bc_index_init(c, "zz", 2) == BC_ERR_VERSION_UNKNOWN, "zz");
+	CHECK(bc_index_init(c, "ms", 2) == BC_OK && c->era == BC_INDEX_ERA_30, "ms");
+	CHECK(bc_index_init(c, "mt", 2) == BC_OK, "mt");
+	CHECK(bc_index_init(c, "ia", 2) == BC_OK && c->era == BC_INDEX_ERA_12, "ia");
+	CHECK(bc_index_init(c, "ja", 2) == BC_OK && c->era == BC_INDEX_ERA_20, "ja");
+	CHECK(bc_index_init(c, "lb", 2) == BC_OK && c->era == BC_INDEX_ERA_21, "lb");
+	CHECK(bc_index_init(c, "oa", 2) == BC_OK && c->era == BC_INDEX_ERA_30, "oa");
+
+	/* misuse: a second chunk before the first is read; next after finish */
+	{
+		static const uint8_t d[] = {0, 1, 'a', 0, 0};
+
+		bc_index_init(c, "ma", 2);
+		CHECK(bc_index_feed(c, d, sizeof(d)) == BC_OK, "feed");
+		CHECK(bc_index_feed(c, d, sizeof(d)) == BC_ERR_CURSOR_STATE,
+			  "feed twice");
+		bc_index_init(c, "ma", 2);
+		bc_index_feed(c, d, sizeof(d));
+		CHECK(bc_index_next(c, &e, &got) == BC_OK && got == 1, "one key");
+		CHECK(bc_index_next(c, &e, &got) == BC_OK && got == 0, "no more");
+		CHECK(bc_index_finish(c) == BC_OK, "finish");
+		CHECK(bc_index_next(c, &e, &got) == BC_ERR_CURSOR_STATE && got == 0,
+			  "after finish");
+	}
+
+	/* Summary.db (ma): one entry "k" at 0, first "k", last "k" */
+	{
+		uint8_t		d[] = {0, 0, 0, 128, 0, 0, 0, 1,
+			0, 0, 0, 0, 0, 0, 0, 13, 0, 0, 0, 128, 0, 0, 0, 1,
+			4, 0, 0, 0, 'k', 0, 0, 0, 0, 0, 0, 0, 0,
+			0, 0, 0, 1, 'k', 0, 0, 0, 1, 'k', 0};
+		size_t		len = sizeof(d) - 1;
+
+		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_OK && s.count == 1,
+			  "crafted summary");
+		CHECK(bc_summary_parse("ma", 2, d, len + 1, &s) == BC_ERR_SUMMARY_TRAILING,
+			  "summary trailing byte");
+		CHECK(bc_summary_parse("ka", 2, d, len + 1, &s) == BC_OK && s.tail_len == 1,
+			  "ka summary tail");
+		d[24] = 5;				/* first offset not after the offsets */
+		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
+			  "summary offset");
+		d[24] = 4;
+		d[7] = 2;				/* two entries in a region for one */
+		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
+			  "summary count");
+		d[7] = 1;
+		d[8] = 0x7f;			/* region of ~2^63 bytes */
+		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_TRUNCATED,
+			  "summary region size");
+		d[8] = 0;
+		d[4] = 0x80;			/* negative count */
+		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
+			  "summary negative count");
+		d[4] = 0;
+		d[38] = 1;				/* first key of 65537 bytes */
+		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
+			  "summary key length");
+		d[38] = 0;
+		d[19] = 0;				/* sampling level 0 */
+		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
+			  "summary sampling level");
+		d[19] = 128;
+		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_OK, "restored");
+	}
+	free(c);
+}
+
+void
+suite_index(void)
+{
+	unit_tsv	t;
+	char	   *f[40];
+	int			nf;
+	long		nindex = 0,
+				nsummary = 0,
+				nfull = 0,
+				nreal = 0,
+				nreal_order = 0,
+				nbti = 0,
+				nold = 0,
+				ntrunc = 0;
+	static const char *trunc_versions = "ic jb ka la lb ma mc md me na nc oa";
+	char		truncated_done[64] = "";
+
+	check_crafted();
+
+	if (unit_tsv_open(&t, "sstables/MANIFEST.tsv") != 0)
+		return;
+	unit_tsv_next(&t, f, 40);	/* header */
+	while ((nf = unit_tsv_next(&t, f, 40)) >= 0)
+	{
+		char		rel[4096],
+					what[4096];
+		const char *version = f[2];
+		uint8_t    *data;
+		size_t		len;
+		keylist		kl = {0, 0, NULL};
+		uint64_t	n;
+		int64_t		want;
+		bc_status	st;
+		bc_index_cursor c;
+		int			did_trunc = 0;
+
+		if (nf < 28)
+		{
+			unit_fail(__FILE__, __LINE__, "MANIFEST line %ld: %d fields",
+					  t.lineno, nf);
+			continue;
+		}
+		snprintf(what, sizeof(what), "%s/%s", f[0], f[1]);
+		if (strcmp(f[3], "bti") == 0)
+		{
+			CHECK(bc_index_init(&c, version, strlen(version)) == BC_ERR_INDEX_BTI,
+				  "%s: BTI not refused", what);
+			nbti++;
+			continue;
+		}
+		if (strlen(version) != 2 || version[0] < 'i')
+		{
+			CHECK(bc_index_init(&c, version, strlen(version)) ==
+				  BC_ERR_VERSION_UNSUPPORTED, "%s: pre-1.2 not refused", what);
+			nold++;
+			continue;
+		}
+
+		snprintf(rel, sizeof(rel), "sstables/%s/%s-Index.db", f[0], f[1]);
+		data = unit_read_file(unit_path(rel), &len);
+		CHECK(data != NULL, "%s: no Index.db", what);
+		if (data == NULL)
+			continue;
+		st = bc_index_parse(version, 2, data, len, collect, &kl, &n);
+		CHECK(st == BC_OK, "%s: %s", what, bc_status_message(st));
+		if (unit_parse_i64(f[11], &want) != 0)
+			want = -1;
+		CHECK((int64_t) n == want && kl.n == n, "%s: %llu keys, manifest %s",
+			  what, (unsigned long long) n, f[11]);
+		if (kl.n > 0)
+		{
+			CHECK(key_eq_hex(kl.e[0].key, kl.e[0].key_len, f[12]),
+				  "%s: first key", what);
+			CHECK(key_eq_hex(kl.e[kl.n - 1].key, kl.e[kl.n - 1].key_len, f[13]),
+				  "%s: last key", what);
+			CHECK(kl.e[0].position == 0 && kl.e[0].index_offset == 0,
+				  "%s: first entry at %lld", what, (long long) kl.e[0].position);
+		}
+		nindex++;
+
+		if (strcmp(f[27], "-") != 0)
+		{
+			int			r = check_real_keys(f[27], &kl);
+
+			CHECK(r != 0, "%s: keys differ from %s", what, f[27]);
+			nreal++;
+			if (r == 1)
+				nreal_order++;
+		}
+
+		check_chunked(version, data, len, &kl, 1, what);
+		check_chunked(version, data, len, &kl, 7, what);
+		check_chunked(version, data, len, &kl, 4096, what);
+		check_chunked(version, data, len, &kl, 0, what);
+
+		/* one SSTable of each version: every truncation */
+		if (strstr(trunc_versions, version) != NULL &&
+			strstr(truncated_done, version) == NULL && len < 200000)
+		{
+			check_index_truncations(what, version, data, len, &kl);
+			strcat(truncated_done, version);
+			strcat(truncated_done, " ");
+			ntrunc++;
+			did_trunc = 1;
+		}
+
+		snprintf(rel, sizeof(rel), "sstables/%s/%s-Summary.db", f[0], f[1]);
+		{
+			uint8_t    *sdata;
+			size_t		slen;
+
+			sdata = unit_read_file(unit_path(rel), &slen);
+			if (sdata != NULL)
+			{
+				check_summary(what, version, sdata, slen, &kl, f[12], f[13],
+							  &nsummary, &nfull);
+				if (did_trunc)
+					check_summary_truncations(what, version, sdata, slen);
+				free(sdata);
+			}
+		}
+		free(kl.e);
+		free(data);
+	}
+	unit_tsv_close(&t);
+
+	CHECK(nindex == EXPECT_INDEX_ROWS, "Index.db checked for %ld SSTables, expected %d",
+		  nindex, EXPECT_INDEX_ROWS);
+	CHECK(nsummary == EXPECT_SUMMARY_ROWS, "Summary.db checked for %ld SSTables, expected %d",
+		  nsummary, EXPECT_SUMMARY_ROWS);
+	CHECK(nreal == EXPECT_REAL_FILTER_ROWS, "keys.hex compared for %ld SSTables, expected %d",
+		  nreal, EXPECT_REAL_FILTER_ROWS);
+	CHECK(nbti == 6 && nold == 5, "%ld BTI, %ld pre-1.2 rows", nbti, nold);
+	CHECK(ntrunc == 12, "truncations of %ld versions' Index.db", ntrunc);
+	printf("  index: %ld Index.db, %ld Summary.db (%ld at full sampling), "
+		   "%ld keys.hex (%ld in order), %ld truncated\n",
+		   nindex, nsummary, nfull, nreal, nreal_order, ntrunc);
+}
