@@ -186,6 +186,28 @@ save_key(bc_index_cursor *c)
 	c->key = c->keybuf;
 }
 
+/*
+ * The entry's next number: an unsigned vint from 3.0 on, else a big-endian
+ * integer of c->num_need bytes (8 for a position, 4 for a size).  Returns 0
+ * when the chunk ends first (the key then saved, see above).
+ */
+static int
+read_number(bc_index_cursor *c, uint64_t *v)
+{
+	if (c->era == BC_INDEX_ERA_30)
+	{
+		if (gather_vint(c, v))
+			return 1;
+	}
+	else if (gather(c))
+	{
+		*v = c->num_need == 8 ? get_be64(c->num) : bc_get_be32(c->num);
+		return 1;
+	}
+	save_key(c);
+	return 0;
+}
+
 bc_status
 bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
 {
@@ -246,23 +268,8 @@ bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
 				{
 					uint64_t	v;
 
-					if (c->era == BC_INDEX_ERA_30)
-					{
-						if (!gather_vint(c, &v))
-						{
-							save_key(c);
-							return BC_OK;
-						}
-					}
-					else
-					{
-						if (!gather(c))
-						{
-							save_key(c);
-							return BC_OK;
-						}
-						v = get_be64(c->num);
-					}
+					if (!read_number(c, &v))
+						return BC_OK;
 					if (v > (uint64_t) INT64_MAX)
 						return fail(c, BC_ERR_INDEX_LENGTH);
 					if (c->nkeys > 0 && (int64_t) v <= c->position)
@@ -278,23 +285,8 @@ bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
 				{
 					uint64_t	v;
 
-					if (c->era == BC_INDEX_ERA_30)
-					{
-						if (!gather_vint(c, &v))
-						{
-							save_key(c);
-							return BC_OK;
-						}
-					}
-					else
-					{
-						if (!gather(c))
-						{
-							save_key(c);
-							return BC_OK;
-						}
-						v = bc_get_be32(c->num);
-					}
+					if (!read_number(c, &v))
+						return BC_OK;
 					/* both encodings hold a Java int, never negative */
 					if (v > (uint64_t) INT32_MAX)
 						return fail(c, BC_ERR_INDEX_LENGTH);
