@@ -25,7 +25,14 @@
  *   5. the input as varint and decimal text, with exact, too small and
  *      large output buffers;
  *   6. the input split into composite key components;
- *   7. murmur3 / token invariants on the input.
+ *   7. murmur3 / token invariants on the input;
+ *   8. the input (and, for a path, its last part and the folder before it)
+ *      as an SSTable component name and a table folder;
+ *   9-11. the input as <version selector> <chunking> <file>: a
+ *      Statistics.db, an Index.db (whole, and through the cursor in chunks
+ *      sized by the chunking byte, which must agree) and a Summary.db of the
+ *      version fuzz_versions[byte 0 % its size] (supported and refused
+ *      versions).
  *
  * Deep checks on a valid image (for each layout L):
  *   L -> raw -> L is the identity, in place and out of place;
@@ -1273,6 +1280,494 @@ fuzz_indexes(const uint8_t *data, size_t len)
 	}
 }
 
+/* ------------------------------------------------------------------------
+ * SSTable component names, Statistics.db, Index.db, Summary.db
+ *
+ * The three file stages read the input as <version selector> <chunking>
+ * <file>: byte 0 picks a version of fuzz_versions (keep its order in step
+ * with run-short.sh, which prefixes the real files' seeds with it), byte 1
+ * the chunk sizes of the Index.db cursor, the rest is the file.
+ * ------------------------------------------------------------------------ */
+
+/* what bc_statistics_parse must set on success; -1: a refused version */
+#define SV_REFUSED	-1
+#define SV_LEGACY_12 0			/* ia .. ic: no fp_chance */
+#define SV_LEGACY_20 1			/* ja, jb */
+#define SV_TOC		2			/* ka .. lb */
+#define SV_HEADER	3			/* ma .. me, ms, mt: and a key type */
+#define SV_CRC		4			/* na .. oa, da, bb: and checksummed */
+
+typedef struct fuzz_version
+{
+	const char *v;
+	int			stats;			/* SV_* */
+	int			era;			/* bc_index_era, or -1: no Index.db */
+} fuzz_version;
+
+static const fuzz_version fuzz_versions[] = {
+	{"ia", SV_LEGACY_12, BC_INDEX_ERA_12}, {"ib", SV_LEGACY_12, BC_INDEX_ERA_12},
+	{"ic", SV_LEGACY_12, BC_INDEX_ERA_12}, {"ja", SV_LEGACY_20, BC_INDEX_ERA_20},
+	{"jb", SV_LEGACY_20, BC_INDEX_ERA_20}, {"ka", SV_TOC, BC_INDEX_ERA_21},
+	{"la", SV_TOC, BC_INDEX_ERA_21}, {"lb", SV_TOC, BC_INDEX_ERA_21},
+	{"ma", SV_HEADER, BC_INDEX_ERA_30}, {"mb", SV_HEADER, BC_INDEX_ERA_30},
+	{"mc", SV_HEADER, BC_INDEX_ERA_30}, {"md", SV_HEADER, BC_INDEX_ERA_30},
+	{"me", SV_HEADER, BC_INDEX_ERA_30}, {"ms", SV_HEADER, BC_INDEX_ERA_30},
+	{"mt", SV_HEADER, BC_INDEX_ERA_30}, {"na", SV_CRC, BC_INDEX_ERA_30},
+	{"nb", SV_CRC, BC_INDEX_ERA_30}, {"nc", SV_CRC, BC_INDEX_ERA_30},
+	{"oa", SV_CRC, BC_INDEX_ERA_30}, {"da", SV_CRC, -1}, {"bb", SV_CRC, -1},
+	/* refused: pre-1.2, other trie versions, unknown, malformed */
+	{"hb", SV_REFUSED, -1}, {"e", SV_REFUSED, -1}, {"aa", SV_REFUSED, -1},
+	{"ca", SV_REFUSED, -1}, {"mf", SV_REFUSED, -1}, {"pa", SV_REFUSED, -1},
+	{"zz", SV_REFUSED, -1}, {"m", SV_REFUSED, -1}, {"", SV_REFUSED, -1},
+	{"nab", SV_REFUSED, -1}, {"Ma", SV_REFUSED, -1},
+};
+
+#define FUZZ_NVERSIONS ((int) (sizeof(fuzz_versions) / sizeof(fuzz_versions[0])))
+
+static const fuzz_version *
+pick_version(const uint8_t *data, size_t len)
+{
+	return &fuzz_versions[(len > 0 ? data[0] : 0) % FUZZ_NVERSIONS];
+}
+
+/* [p, p + n) lies inside [base, base + len) */
+static int
+inside(const void *p, size_t n, const uint8_t *base, size_t len)
+{
+	const uint8_t *q = p;
+
+	return q >= base && q <= base + len && n <= (size_t) (base + len - q);
+}
+
+static int
+is_printable(const uint8_t *s, size_t n)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+static void
+check_sstable_name(const char *s, size_t len)
+{
+	bc_sstable_name n;
+	bc_status	st = bc_sstable_name_parse(s, len, &n);
+	const uint8_t *u = (const uint8_t *) s;
+	size_t		i;
+
+	CHECK(st == BC_OK || st == BC_ERR_SSTABLE_NAME);
+	if (st != BC_OK)
+		return;
+	CHECK(inside(n.version, n.version_len, u, len));
+	CHECK(inside(n.generation, n.generation_len, u, len));
+	CHECK(inside(n.component, n.component_len, u, len));
+	CHECK(n.descriptor_len < len && s[n.descriptor_len] == '-');
+	CHECK(n.component == s + n.descriptor_len + 1);
+	CHECK(n.component_len == len - n.descriptor_len - 1);
+	CHECK(memchr(n.component, '-', n.component_len) == NULL);
+	CHECK(n.version_len == 1 || n.version_len == 2);
+	for (i = 0; i < n.version_len; i++)
+		CHECK(n.version[i] >= 'a' && n.version[i] <= 'z');
+	CHECK(n.version < n.generation && n.generation + n.generation_len < n.component);
+	if (n.uuid_generation)
+		CHECK(n.generation_len == 28);
+	else
+	{
+		CHECK(n.generation_len > 0 && n.generation_len <= 19);
+		for (i = 0; i < n.generation_len; i++)
+			CHECK(n.generation[i] >= '0' && n.generation[i] <= '9');
+	}
+	CHECK(n.format == BC_SSTABLE_BIG || n.format == BC_SSTABLE_BTI);
+	CHECK(n.legacy == 0 || n.legacy == 1);
+	CHECK(n.temporary == 0 || n.temporary == 1);
+	if (n.legacy)
+	{
+		CHECK(inside(n.keyspace, n.keyspace_len, u, len) && n.keyspace == s);
+		CHECK(inside(n.table, n.table_len, u, len) && n.table_len > 0);
+		CHECK(n.keyspace_len > 0 && n.table + n.table_len < n.version);
+		CHECK(n.format == BC_SSTABLE_BIG && !n.uuid_generation);
+	}
+	else
+		CHECK(n.keyspace == NULL && n.table == NULL &&
+			  n.keyspace_len == 0 && n.table_len == 0);
+
+	/* another component of the same SSTable: the same descriptor */
+	if (len < 4096)
+	{
+		char	   *o = xmalloc(n.descriptor_len + 9);
+		bc_sstable_name m;
+
+		memcpy(o, s, n.descriptor_len);
+		memcpy(o + n.descriptor_len, "-Data.db", 8);
+		CHECK(bc_sstable_name_parse(o, n.descriptor_len + 8, &m) == BC_OK);
+		CHECK(m.descriptor_len == n.descriptor_len && m.legacy == n.legacy &&
+			  m.temporary == n.temporary && m.format == n.format &&
+			  m.uuid_generation == n.uuid_generation);
+		CHECK(m.version - o == n.version - s && m.version_len == n.version_len);
+		CHECK(m.generation - o == n.generation - s &&
+			  m.generation_len == n.generation_len);
+		free(o);
+	}
+}
+
+static void
+check_table_dir(const char *s, size_t len)
+{
+	size_t		tl = (size_t) -1,
+				tl2 = (size_t) -1,
+				i;
+	bc_status	st = bc_sstable_table_dir(s, len, &tl);
+
+	CHECK(st == BC_OK || st == BC_ERR_SSTABLE_NAME);
+	if (st != BC_OK)
+		return;
+	CHECK(tl > 0 && tl <= len);
+	CHECK(tl == len || ((len - tl == 33 || len - tl == 37) && s[tl] == '-'));
+	for (i = 0; i < tl; i++)
+		CHECK((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+			  (s[i] >= '0' && s[i] <= '9') || s[i] == '_');
+	/* the table name alone is a table folder of that name */
+	CHECK(bc_sstable_table_dir(s, tl, &tl2) == BC_OK && tl2 == tl);
+}
+
+/*
+ * The input as a component name and as a table folder; for a path
+ * (dir/name), its last part as the name and the part before it as the
+ * folder.
+ */
+static void
+fuzz_sstable_names(const uint8_t *data, size_t len)
+{
+	const char *s = (const char *) data;
+	const char *slash = NULL;
+	size_t		i;
+
+	for (i = len; i > 0 && slash == NULL; i--)
+		if (s[i - 1] == '/')
+			slash = s + i - 1;
+	check_sstable_name(s, len);
+	check_table_dir(s, len);
+	if (slash != NULL)
+	{
+		const char *dir;
+
+		check_sstable_name(slash + 1, len - (size_t) (slash + 1 - s));
+		for (dir = slash; dir > s && dir[-1] != '/'; dir--)
+			;
+		check_table_dir(dir, (size_t) (slash - dir));
+	}
+}
+
+static void
+fuzz_statistics(const uint8_t *data, size_t len)
+{
+	const fuzz_version *fv = pick_version(data, len);
+	size_t		skip = len < 2 ? len : 2;
+	const uint8_t *d = data + skip;
+	size_t		dl = len - skip;
+	size_t		vl = strlen(fv->v);
+	bc_statistics s,
+				t;
+	bc_status	st;
+
+	memset(&s, 0x5a, sizeof(s));
+	st = bc_statistics_parse(d, dl, fv->v, vl, &s);
+	CHECK(bc_status_message(st) != NULL);
+	if (fv->stats == SV_REFUSED)
+		CHECK(st == BC_ERR_VERSION_UNKNOWN || st == BC_ERR_VERSION_UNSUPPORTED);
+	else
+		CHECK(st == BC_OK || (st >= BC_ERR_STATS_TRUNCATED && st <= BC_ERR_STATS_FIELD));
+	if (st != BC_OK)
+	{
+		/* nothing half-read escapes */
+		CHECK(s.partitioner == NULL && s.partitioner_len == 0 &&
+			  s.key_type == NULL && s.key_type_len == 0 &&
+			  s.has_fp_chance == 0 && s.fp_chance == 0.0 && s.partitions == 0 &&
+			  s.checksummed == 0);
+		return;
+	}
+	CHECK(inside(s.partitioner, s.partitioner_len, d, dl) && s.partitioner_len > 0);
+	CHECK(is_printable(s.partitioner, s.partitioner_len));
+	CHECK(s.has_fp_chance == (fv->stats != SV_LEGACY_12));
+	if (s.has_fp_chance)
+		CHECK(s.fp_chance > 0.0 && s.fp_chance <= 1.0);
+	CHECK(s.partitions >= 0);
+	if (fv->stats >= SV_HEADER)
+	{
+		CHECK(inside(s.key_type, s.key_type_len, d, dl) && s.key_type_len > 0);
+		CHECK(is_printable(s.key_type, s.key_type_len));
+	}
+	else
+		CHECK(s.key_type == NULL && s.key_type_len == 0);
+	CHECK(s.checksummed == (fv->stats == SV_CRC));
+
+	/* every layout is read to its last byte: one byte less is an error
+	 * (not with CRCs, where a shorter file could match by chance) */
+	if (fv->stats != SV_CRC && dl > 0)
+		CHECK(bc_statistics_parse(d, dl - 1, fv->v, vl, &t) != BC_OK);
+}
+
+/* An Index.db entry as bc_index_parse gave it (the key is at offset + 2). */
+typedef struct index_rec
+{
+	uint64_t	offset;
+	size_t		key_len;
+	int64_t		position;
+	int64_t		promoted;
+} index_rec;
+
+typedef struct index_walk
+{
+	const uint8_t *file;
+	size_t		len;
+	index_rec  *recs;
+	size_t		n;
+	size_t		stop;			/* return non-zero after this many */
+} index_walk;
+
+/* One entry, from either reader, checked against the file and recs[]. */
+static void
+check_index_entry(const index_walk *w, const bc_index_entry *e, size_t i,
+				  int record)
+{
+	CHECK(e->ordinal == i);
+	CHECK(e->key_len <= BC_INDEX_MAX_KEY);
+	CHECK(e->index_offset <= w->len && e->key_len + 2 <= w->len - e->index_offset);
+	CHECK(e->key_len == (((size_t) w->file[e->index_offset] << 8) |
+						 w->file[e->index_offset + 1]));
+	CHECK(e->key_len == 0 ||
+		  memcmp(e->key, w->file + e->index_offset + 2, e->key_len) == 0);
+	CHECK(e->position >= 0);
+	CHECK(e->promoted_size >= 0 && e->promoted_size <= INT32_MAX);
+	if (i > 0)
+		CHECK(e->position > w->recs[i - 1].position);
+	if (record)
+	{
+		w->recs[i].offset = e->index_offset;
+		w->recs[i].key_len = e->key_len;
+		w->recs[i].position = e->position;
+		w->recs[i].promoted = e->promoted_size;
+	}
+	else
+		CHECK(i < w->n && w->recs[i].offset == e->index_offset &&
+			  w->recs[i].key_len == e->key_len &&
+			  w->recs[i].position == e->position &&
+			  w->recs[i].promoted == e->promoted_size);
+}
+
+static int
+index_collect(const bc_index_entry *e, void *arg)
+{
+	index_walk *w = arg;
+
+	check_index_entry(w, e, w->n, 1);
+	w->n++;
+	return w->stop > 0 && w->n == w->stop;
+}
+
+/* Chunk sizes from byte b: fixed 1 .. 64 or 97 .. 6208, or pseudo-random
+ * in 0 .. 2b + 2 (empty chunks too) or 1 .. 4096. */
+static size_t
+next_chunk(uint8_t b, uint32_t *rng, int *was_empty)
+{
+	size_t		n;
+
+	*rng = *rng * 1103515245u + 12345u;
+	switch (b >> 6)
+	{
+		case 0:
+			n = (size_t) (b & 63) + 1;
+			break;
+		case 1:
+			n = ((size_t) (b & 63) + 1) * 97;
+			break;
+		case 2:
+			n = (*rng >> 16) % (2 * (size_t) (b & 63) + 3);
+			break;
+		default:
+			n = 1 + (*rng >> 16) % 4096;
+			break;
+	}
+	if (n == 0 && *was_empty)
+		n = 1;
+	*was_empty = n == 0;
+	return n;
+}
+
+static void
+fuzz_index(const uint8_t *data, size_t len)
+{
+	const fuzz_version *fv = pick_version(data, len);
+	uint8_t		chunking = len > 1 ? data[1] : 0;
+	size_t		skip = len < 2 ? len : 2;
+	index_walk	w;
+	size_t		vl = strlen(fv->v),
+				i,
+				fed = 0,
+				ncur = 0;
+	uint64_t	nkeys = 0;
+	bc_index_era era = BC_INDEX_ERA_12;
+	bc_index_cursor *c;
+	bc_index_entry e;
+	bc_status	st,
+				cst,
+				est;
+	uint32_t	rng = chunking;
+	int			got,
+				was_empty = 0;
+
+	w.file = data + skip;
+	w.len = len - skip;
+	w.n = 0;
+	w.stop = 0;
+	/* an entry takes at least 4 bytes (ma and later: two 1-byte vints) */
+	w.recs = xmalloc((w.len / 4 + 1) * sizeof(index_rec));
+
+	est = bc_index_era_lookup(fv->v, vl, &era);
+	if (fv->era < 0)
+		CHECK(est != BC_OK);
+	else
+		CHECK(est == BC_OK && (int) era == fv->era);
+
+	/* the whole file at once */
+	st = bc_index_parse(fv->v, vl, w.file, w.len, index_collect, &w, &nkeys);
+	CHECK(nkeys == w.n);
+	if (est != BC_OK)
+		CHECK(st == est && w.n == 0);
+	else
+		CHECK(st == BC_OK || st == BC_ERR_INDEX_TRUNCATED ||
+			  st == BC_ERR_INDEX_LENGTH || st == BC_ERR_INDEX_ORDER);
+
+	/* entries are back to back: 12 bytes of numbers before 3.0, two
+	 * vints (2 .. 18 bytes) since; a complete file ends with its last */
+	for (i = 0; i < w.n; i++)
+	{
+		uint64_t	next = i + 1 < w.n ? w.recs[i + 1].offset : w.len;
+		uint64_t	body = w.recs[i].offset + 2 + w.recs[i].key_len +
+			(uint64_t) w.recs[i].promoted;
+
+		if (i + 1 == w.n && st != BC_OK)
+			break;
+		CHECK(next > body);
+		if (era == BC_INDEX_ERA_30)
+			CHECK(next - body >= 2 && next - body <= 18);
+		else
+			CHECK(next - body == 12);
+	}
+	if (st == BC_OK)
+		CHECK((w.n == 0) == (w.len == 0) && (w.n == 0 || w.recs[0].offset == 0));
+
+	/* a callback that stops the walk: BC_OK with the keys so far */
+	if (w.n > 0)
+	{
+		index_walk	w2 = w;
+
+		w2.stop = 1 + (size_t) chunking % w.n;
+		w2.n = 0;
+		w2.recs = xmalloc(w.n * sizeof(index_rec));
+		CHECK(bc_index_parse(fv->v, vl, w.file, w.len, index_collect, &w2,
+							 &nkeys) == BC_OK);
+		CHECK(nkeys == w2.stop && w2.n == w2.stop);
+		free(w2.recs);
+	}
+
+	/* the cursor, fed in chunks (each its own exact-size block, freed once
+	 * used up, so ASan sees a key left pointing into an old chunk) */
+	c = xmalloc(sizeof(*c));
+	cst = bc_index_init(c, fv->v, vl);
+	CHECK(cst == est);
+	if (cst == BC_OK)
+	{
+		for (;;)
+		{
+			size_t		n = next_chunk(chunking, &rng, &was_empty);
+			uint8_t    *chunk;
+
+			if (n > w.len - fed)
+				n = w.len - fed;
+			chunk = xmalloc(n);
+			memcpy(chunk, w.file + fed, n);
+			cst = bc_index_feed(c, chunk, n);
+			while (cst == BC_OK)
+			{
+				cst = bc_index_next(c, &e, &got);
+				if (cst != BC_OK || !got)
+					break;
+				check_index_entry(&w, &e, ncur++, 0);
+			}
+			free(chunk);
+			fed += n;
+			if (cst != BC_OK || fed == w.len)
+				break;
+		}
+		if (cst == BC_OK)
+		{
+			cst = bc_index_finish(c);
+			if (cst == BC_OK)	/* nothing more may be fed */
+				CHECK(bc_index_feed(c, w.file, 0) == BC_ERR_CURSOR_STATE);
+		}
+		else
+		{
+			/* an error is final */
+			CHECK(bc_index_next(c, &e, &got) == cst && got == 0);
+			CHECK(bc_index_finish(c) == cst);
+		}
+	}
+	CHECK(cst == st);
+	CHECK(ncur == w.n);
+	free(c);
+	free(w.recs);
+}
+
+static void
+fuzz_summary(const uint8_t *data, size_t len)
+{
+	const fuzz_version *fv = pick_version(data, len);
+	size_t		skip = len < 2 ? len : 2;
+	const uint8_t *d = data + skip;
+	size_t		dl = len - skip;
+	size_t		vl = strlen(fv->v);
+	bc_summary	s;
+	bc_status	st;
+	int64_t		prev = -1;
+	int32_t		i;
+
+	st = bc_summary_parse(fv->v, vl, d, dl, &s);
+	if (fv->era < 0)
+		CHECK(st != BC_OK);
+	if (st != BC_OK)
+		return;
+	CHECK((int) s.era == fv->era);
+	CHECK(s.min_index_interval >= 1 && s.count >= 0);
+	CHECK(s.sampling_level >= 1 && s.sampling_level <= 128);
+	CHECK(s.size_at_full_sampling >= s.count);
+	if (s.era == BC_INDEX_ERA_12 || s.era == BC_INDEX_ERA_20)
+		CHECK(s.sampling_level == 128 && s.size_at_full_sampling == s.count);
+	CHECK(inside(s.first, s.first_len, d, dl) && s.first_len <= BC_INDEX_MAX_KEY);
+	CHECK(inside(s.last, s.last_len, d, dl) && s.last_len <= BC_INDEX_MAX_KEY);
+	CHECK(s.first + s.first_len + 4 == s.last);
+	CHECK(s.tail_len == dl - (size_t) (s.last + s.last_len - d));
+	CHECK(s.era != BC_INDEX_ERA_30 || s.tail_len == 0);
+	for (i = 0; i < s.count; i++)
+	{
+		const uint8_t *key = NULL;
+		size_t		kl = 0;
+		int64_t		off = -1;
+
+		CHECK(bc_summary_entry(&s, i, &key, &kl, &off) == BC_OK);
+		/* sampled keys come before the first key's length */
+		CHECK(inside(key, kl, d, (size_t) (s.first - 4 - d)));
+		CHECK(kl <= BC_INDEX_MAX_KEY);
+		CHECK(off > prev);
+		prev = off;
+	}
+	CHECK(bc_summary_entry(&s, s.count, NULL, NULL, NULL) == BC_ERR_BUFFER);
+	CHECK(bc_summary_entry(&s, -1, NULL, NULL, NULL) == BC_ERR_BUFFER);
+}
+
 /* Every status has a sentence; order and layout names. */
 static void
 check_names_of_things(void)
@@ -1309,6 +1804,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_composite(data, size);
 	fuzz_hash(data, size);
 	fuzz_indexes(data, size);
+	fuzz_sstable_names(data, size);
+	fuzz_statistics(data, size);
+	fuzz_index(data, size);
+	fuzz_summary(data, size);
 	if (size == 0)
 		check_names_of_things();
 	return 0;

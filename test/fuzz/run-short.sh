@@ -17,7 +17,9 @@
 # It builds $FUZZ_OUT/fuzz_codec, writes the seeds to $FUZZ_OUT/corpus/seed
 # (every *.db / *.bin file of test/data as a Filter.db image, as the bloom
 # type's binary form 01 00 00 00 + bytes and as its \x hex text form, plus
-# file names and numbers), fuzzes with $FUZZ_OUT/corpus/work as the growing
+# file names and numbers; a few real Statistics.db, Index.db and Summary.db
+# files per SSTable version with the two bytes that select their version,
+# and folder/component names of the real SSTables), fuzzes with $FUZZ_OUT/corpus/work as the growing
 # corpus, and ends with one line
 #
 #   fuzz: N runs, 0 crashes in S s
@@ -151,6 +153,47 @@ for value in 1E2147483647 1E-2147483648 1E2147483648 1E-2147483649 \
 	j=$((j + 1))
 	put_seed "edge-$j" < <(printf '%s' "$value")
 done
+
+# Statistics.db, Index.db and Summary.db of the real SSTables, prefixed with
+# the stages' two bytes: the version's index in fuzz_codec.c's
+# fuzz_versions (same order below) and a chunking byte for the Index.db
+# cursor; at most 3 files per version and component.  Plus one component
+# name per SSTable with its table folder in front (dir/name).
+FUZZ_VERSIONS=(ia ib ic ja jb ka la lb ma mb mc md me ms mt na nb nc oa da bb)
+declare -A VSEL=() NPER=()
+for ((j = 0; j < ${#FUZZ_VERSIONS[@]}; j++)); do
+	VSEL[${FUZZ_VERSIONS[j]}]=$j
+done
+j=0
+nsst=0
+if [[ -f test/data/sstables/MANIFEST.tsv ]]; then
+	while IFS=$'\t' read -r dir desc ver _ _ _ _ comps _; do
+		[[ $dir == dir || -z $dir ]] && continue
+		nsst=$((nsst + 1))
+		base=test/data/sstables/$dir/$desc
+		IFS=, read -r -a clist <<<"$comps"
+		# written directly (short, or sizes checked): fewer processes
+		printf '%s/%s-%s' "${dir##*/}" "$desc" "${clist[nsst % ${#clist[@]}]}" \
+			>"$SEED/sst-$nsst-name"
+		nseed=$((nseed + 1))
+		[[ -n ${VSEL[$ver]:-} ]] || continue
+		for comp in Statistics Index Summary; do
+			f=$base-$comp.db
+			[[ -f $f ]] || continue
+			(($(stat -c %s "$f") + 2 <= MAX_LEN)) || continue
+			key=$ver-$comp
+			((${NPER[$key]:-0} < 3)) || continue
+			NPER[$key]=$((${NPER[$key]:-0} + 1))
+			j=$((j + 1))
+			printf -v prefix '\\x%02x\\x%02x' "${VSEL[$ver]}" $((j * 37 % 256))
+			{
+				printf '%b' "$prefix"
+				cat "$f"
+			} >"$SEED/sst-$nsst-$comp"
+			nseed=$((nseed + 1))
+		done
+	done <test/data/sstables/MANIFEST.tsv
+fi
 
 say "$nseed seeds from $i files in $SEED ($nskip over $MAX_LEN bytes left out)"
 
