@@ -15,7 +15,8 @@
 #   CC             the compiler (default clang)
 #
 # It builds $FUZZ_OUT/fuzz_codec, writes the seeds to $FUZZ_OUT/corpus/seed
-# (every *.db / *.bin file of test/data as a Filter.db image, as the bloom
+# (every *.db / *.bin file of test/data/real-filters and test/data/vectors
+# as a Filter.db image, as the bloom
 # type's binary form 01 00 00 00 + bytes and as its \x hex text form, plus
 # file names and numbers; a few real Statistics.db, Index.db and Summary.db
 # files per SSTable version with the two bytes that select their version,
@@ -133,8 +134,8 @@ while IFS= read -r -d '' f; do
 	put_seed "$i-binary" < <(printf '%b' "$header"; cat "$f")
 	put_seed "$i-text" < <(printf '\\x'; od -An -v -tx1 "$f" | tr -d ' \n')
 	put_seed "$i-name" < <(printf '%s' "${f##*/}")
-done < <(find test/data -type f \( -name '*.db' -o -name '*.bin' \) -print0 | sort -z)
-((i > 0)) || die "no *.db / *.bin file found under test/data"
+done < <(find test/data/real-filters test/data/vectors -type f \( -name '*.db' -o -name '*.bin' \) -print0 | sort -z)
+((i > 0)) || die "no *.db / *.bin file found under test/data/real-filters or test/data/vectors"
 
 # varint and decimal values of the golden serialization vectors
 if [[ -f test/data/vectors/serialization.tsv ]]; then
