@@ -136,41 +136,22 @@ gather(bc_index_cursor *c)
 	return c->num_have == c->num_need;
 }
 
-/*
- * Cassandra's unsigned vint: the count of leading one bits of the first
- * byte is the count of extra bytes; the rest of the first byte and the
- * extra bytes are the value, big-endian.  Returns 1 once complete.
- */
+/* An unsigned vint (bc_uvint_decode), gathered across chunks; returns 1
+ * once complete. */
 static int
 gather_vint(bc_index_cursor *c, uint64_t *v)
 {
-	int			extra;
-	size_t		i;
-	uint64_t	r;
-
 	if (c->num_have == 0)
 	{
 		c->num_need = 1;
 		if (!gather(c))
 			return 0;
-		for (extra = 0; extra < 8 && (c->num[0] & (0x80 >> extra)); extra++)
-			;
-		c->num_need = 1 + (size_t) extra;
+		c->num_need = 1 + (size_t) bc_uvint_extra(c->num[0]);
 	}
 	if (!gather(c))
 		return 0;
-	extra = (int) c->num_need - 1;
-	r = extra == 8 ? 0 : (uint64_t) (c->num[0] & (0xff >> extra));
-	for (i = 1; i < c->num_need; i++)
-		r = (r << 8) | c->num[i];
-	*v = r;
+	*v = bc_uvint_decode(c->num, (int) c->num_need - 1);
 	return 1;
-}
-
-static uint64_t
-get_be64(const uint8_t *p)
-{
-	return ((uint64_t) bc_get_be32(p) << 32) | bc_get_be32(p + 4);
 }
 
 /*
@@ -201,7 +182,7 @@ read_number(bc_index_cursor *c, uint64_t *v)
 	}
 	else if (gather(c))
 	{
-		*v = c->num_need == 8 ? get_be64(c->num) : bc_get_be32(c->num);
+		*v = c->num_need == 8 ? bc_get_be64(c->num) : bc_get_be32(c->num);
 		return 1;
 	}
 	save_key(c);

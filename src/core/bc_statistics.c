@@ -117,7 +117,7 @@ cur_be64(cursor *c, uint64_t *v)
 {
 	if (cur_left(c) < 8)
 		return BC_ERR_STATS_TRUNCATED;
-	*v = ((uint64_t) bc_get_be32(c->p) << 32) | bc_get_be32(c->p + 4);
+	*v = bc_get_be64(c->p);
 	c->p += 8;
 	return BC_OK;
 }
@@ -138,29 +138,19 @@ cur_count(cursor *c, size_t elem_size, uint32_t *n)
 	return BC_OK;
 }
 
-/*
- * Cassandra's unsigned vint (VIntCoding): the number of leading one bits of
- * the first byte is the number of extra bytes (0 to 8), which follow
- * big-endian after the first byte's remaining bits.
- */
+/* an unsigned vint (bc_uvint_decode) */
 static bc_status
 cur_uvint(cursor *c, uint64_t *v)
 {
-	uint8_t		first;
-	int			extra = 0;
-	uint64_t	val;
-	bc_status	st;
+	int			extra;
 
-	if ((st = cur_u8(c, &first)) != BC_OK)
-		return st;
-	while (extra < 8 && (first & (0x80 >> extra)))
-		extra++;
-	if ((size_t) extra > cur_left(c))
+	if (cur_left(c) < 1)
 		return BC_ERR_STATS_TRUNCATED;
-	val = extra == 8 ? 0 : (uint64_t) (first & (0xff >> (extra + 1)));
-	while (extra-- > 0)
-		val = (val << 8) | *c->p++;
-	*v = val;
+	extra = bc_uvint_extra(c->p[0]);
+	if ((size_t) extra >= cur_left(c))
+		return BC_ERR_STATS_TRUNCATED;
+	*v = bc_uvint_decode(c->p, extra);
+	c->p += 1 + extra;
 	return BC_OK;
 }
 

@@ -40,12 +40,6 @@ le64(const uint8_t *p)
 	return (uint64_t) le32(p) | ((uint64_t) le32(p + 4) << 32);
 }
 
-static uint64_t
-be64(const uint8_t *p)
-{
-	return ((uint64_t) bc_get_be32(p) << 32) | bc_get_be32(p + 4);
-}
-
 /* A BE32-length key at *pos: bounds-checked, at most BC_INDEX_MAX_KEY. */
 static bc_status
 read_key(const uint8_t *data, size_t len, size_t *pos,
@@ -102,7 +96,7 @@ bc_summary_parse(const char *version, size_t vlen,
 
 			if (len - pos < 8)
 				return BC_ERR_SUMMARY_TRUNCATED;
-			off = be64(data + pos);
+			off = bc_get_be64(data + pos);
 			pos += 8;
 			if (off > (uint64_t) INT64_MAX || (int64_t) off <= prev)
 				return BC_ERR_SUMMARY_FORMAT;
@@ -119,7 +113,7 @@ bc_summary_parse(const char *version, size_t vlen,
 
 		if (len - pos < 8)
 			return BC_ERR_SUMMARY_TRUNCATED;
-		region = be64(data + pos);
+		region = bc_get_be64(data + pos);
 		pos += 8;
 		if (s->era != BC_INDEX_ERA_20)
 		{
@@ -191,7 +185,7 @@ bc_summary_entry(const bc_summary *s, int32_t i, const uint8_t **key,
 
 			if (j == i)
 			{
-				*index_offset = (int64_t) be64(r + pos);
+				*index_offset = (int64_t) bc_get_be64(r + pos);
 				*key = r + pos + 12;
 				*key_len = n;
 				return BC_OK;

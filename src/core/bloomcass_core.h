@@ -311,6 +311,39 @@ bc_put_be64(uint8_t *p, uint64_t v)
 	bc_put_be32(p + 4, (uint32_t) v);
 }
 
+static inline uint64_t
+bc_get_be64(const uint8_t *p)
+{
+	return ((uint64_t) bc_get_be32(p) << 32) | bc_get_be32(p + 4);
+}
+
+/*
+ * Cassandra's unsigned vint (VIntCoding): the number of leading one bits of
+ * the first byte is the number of extra bytes (0 to 8), which follow
+ * big-endian after the first byte's remaining bits.
+ */
+static inline int
+bc_uvint_extra(uint8_t first)
+{
+	int			extra = 0;
+
+	while (extra < 8 && (first & (0x80 >> extra)))
+		extra++;
+	return extra;
+}
+
+/* the value of a vint whose first byte is p[0], extra = bc_uvint_extra(p[0]) */
+static inline uint64_t
+bc_uvint_decode(const uint8_t *p, int extra)
+{
+	uint64_t	v = extra == 8 ? 0 : (uint64_t) (p[0] & (0xff >> (extra + 1)));
+	int			i;
+
+	for (i = 1; i <= extra; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
 /* ------------------------------------------------------------------------
  * Partition key serialization (§8)
  *

@@ -1214,12 +1214,6 @@ fuzz_hash(const uint8_t *data, size_t len)
 	}
 }
 
-static uint64_t
-get_be64(const uint8_t *p)
-{
-	return ((uint64_t) bc_get_be32(p) << 32) | bc_get_be32(p + 4);
-}
-
 /*
  * Bit indexes for any word count Cassandra can write (no bitset needed):
  * bc_filter_indexes (the filter's fast path) = bc_indexes = the reference
@@ -1234,9 +1228,9 @@ fuzz_indexes(const uint8_t *data, size_t len)
 	for (off = 0; off + 25 <= len && n < 16; off += 25, n++)
 	{
 		const uint8_t *p = data + off;
-		uint64_t	x = get_be64(p);
-		int64_t		h1 = (int64_t) get_be64(p + 8);
-		int64_t		h2 = (int64_t) get_be64(p + 16);
+		uint64_t	x = bc_get_be64(p);
+		int64_t		h1 = (int64_t) bc_get_be64(p + 8);
+		int64_t		h2 = (int64_t) bc_get_be64(p + 16);
 		int			k = BC_MIN_HASH_COUNT + p[24] % BC_MAX_HASH_COUNT;
 		int64_t		w;
 		int			o;
