@@ -88,14 +88,14 @@ _bc_installed_majors() {
 
 # The major version of the distribution's default PostgreSQL.
 _bc_default_major() {
-	local major
-	major=$(apt-cache depends postgresql 2>/dev/null |
-		sed -nE 's/^ *Depends: postgresql-([0-9]+)$/\1/p' | head -n 1)
-	if [[ -z $major ]]; then
-		_bc_apt_update >&2
+	local major try
+	# apt's package lists may be missing (a fresh machine): update once
+	for try in lists updated; do
+		[[ $try == lists ]] || _bc_apt_update >&2
 		major=$(apt-cache depends postgresql 2>/dev/null |
 			sed -nE 's/^ *Depends: postgresql-([0-9]+)$/\1/p' | head -n 1)
-	fi
+		[[ -z $major ]] || break
+	done
 	[[ -n $major ]] || bc_die "cannot tell which PostgreSQL this distribution ships" \
 		"(apt-cache depends postgresql names no postgresql-N); set PG_CONFIG"
 	printf '%s\n' "$major"
