@@ -115,6 +115,6 @@ dist:
 installcheck-data:
 	rm -rf build/server-data
 	mkdir -p build/server-data
-	cp -R test/data/real-filters test/data/vectors build/server-data/
+	cp -R test/data/real-filters test/data/vectors test/data/sstables build/server-data/
 	chmod -R a+rX build/server-data
 	chmod a+rwx build/server-data

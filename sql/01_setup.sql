@@ -42,6 +42,23 @@ LANGUAGE sql VOLATILE AS $$
 	SELECT lineno, string_to_array(line, E'\t') FROM test_lines(rel)
 $$;
 
+-- the real SSTables of sstables/ with the facts of their MANIFEST.tsv,
+-- derived independently of bloomcass ('-' is NULL); prefix is the server
+-- path of the SSTable's common file-name prefix
+CREATE VIEW sstable_manifest AS
+SELECT lineno,
+	m[1] AS dir, m[2] AS descriptor, m[3] AS version, m[4] AS format, m[5] AS generation,
+	m[6] AS keyspace, m[7] AS table_name, string_to_array(m[8], ',') AS components,
+	m[9] AS partitioner, m[10]::float8 AS fp_chance, m[11]::bigint AS partitions,
+	m[12]::bigint AS index_keys, decode(m[13], 'hex') AS first_key, decode(m[14], 'hex') AS last_key,
+	m[15]::integer AS hash_count, m[16]::bigint AS word_count,
+	m[17] AS sized_as_cassandra, m[18] AS rebuild_identical, m[22] AS note, m[23] AS key_type,
+	m[24] AS stats_layout, m[25] AS hash_order, m[26] AS rebuild_keys, m[28] AS real_filters_file,
+	test_path('sstables/' || m[1] || '/' || m[2]) AS prefix
+FROM (SELECT lineno, array_agg(nullif(v, '-') ORDER BY i) AS m
+      FROM test_tsv('sstables/MANIFEST.tsv'), unnest(f) WITH ORDINALITY AS u(v, i)
+      WHERE lineno > 1 GROUP BY lineno) t;
+
 -- every object of the extension has a comment (the array type bloom[] that
 -- PostgreSQL creates with the type is listed as a member from PostgreSQL 17
 -- on: it needs none)
@@ -59,3 +76,5 @@ WHERE e.extname = 'bloomcass' AND d.deptype = 'e'
 ORDER BY 1;
 
 SELECT count(*) AS murmur3_rows FROM test_tsv('vectors/murmur3.tsv');
+SELECT count(*) AS sstables, count(DISTINCT version) AS versions, count(*) FILTER (WHERE format = 'bti') AS bti
+FROM sstable_manifest;

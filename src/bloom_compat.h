@@ -35,4 +35,15 @@
 #define BLOOM_NORETURN
 #endif
 
+/*
+ * PostgreSQL 16 replaced pg_proc_aclcheck() by object_aclcheck() (callers
+ * include utils/acl.h and catalog/pg_proc.h).
+ */
+#if PG_VERSION_NUM >= 160000
+#define bloom_proc_aclcheck(fn, role, mode) \
+	object_aclcheck(ProcedureRelationId, (fn), (role), (mode))
+#else
+#define bloom_proc_aclcheck(fn, role, mode) pg_proc_aclcheck((fn), (role), (mode))
+#endif
+
 #endif							/* BLOOM_COMPAT_H */

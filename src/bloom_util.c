@@ -15,14 +15,13 @@
 #include "bloomcass.h"
 
 /*
- * Report a core status as an ERROR with a SQLSTATE that says what kind of
- * problem it is.
+ * The SQLSTATE of a core status: malformed bytes are an invalid binary
+ * representation, a checksum that does not match is data corruption, a
+ * format bloomcass does not read is a feature not supported.
  */
-void
-bloom_error(bc_status st)
+int
+bloom_sqlstate(bc_status st)
 {
-	int			code;
-
 	switch (st)
 	{
 		case BC_ERR_EMPTY:
@@ -31,27 +30,47 @@ bloom_error(bc_status st)
 		case BC_ERR_WORD_COUNT:
 		case BC_ERR_TRUNCATED:
 		case BC_ERR_TRAILING:
-			code = ERRCODE_INVALID_BINARY_REPRESENTATION;
-			break;
+		case BC_ERR_STATS_TRUNCATED:
+		case BC_ERR_STATS_TRAILING:
+		case BC_ERR_STATS_TOC:
+		case BC_ERR_STATS_MISSING:
+		case BC_ERR_STATS_HISTOGRAM:
+		case BC_ERR_STATS_STRING:
+		case BC_ERR_STATS_FP_CHANCE:
+		case BC_ERR_STATS_FIELD:
+		case BC_ERR_INDEX_TRUNCATED:
+		case BC_ERR_INDEX_LENGTH:
+		case BC_ERR_INDEX_ORDER:
+		case BC_ERR_SUMMARY_TRUNCATED:
+		case BC_ERR_SUMMARY_FORMAT:
+		case BC_ERR_SUMMARY_TRAILING:
+			return ERRCODE_INVALID_BINARY_REPRESENTATION;
+		case BC_ERR_STATS_CHECKSUM:
+			return ERRCODE_DATA_CORRUPTED;
+		case BC_ERR_VERSION_UNSUPPORTED:
+		case BC_ERR_INDEX_BTI:
+			return ERRCODE_FEATURE_NOT_SUPPORTED;
 		case BC_ERR_TOO_LARGE:
 		case BC_ERR_EXCEEDS_VALUE_LIMIT:
 		case BC_ERR_KEY_TOO_LONG:
-			code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
-			break;
+			return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
 		case BC_ERR_NUMBER_RANGE:
-			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
-			break;
+			return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 		case BC_ERR_NUMBER_SYNTAX:
-			code = ERRCODE_INVALID_TEXT_REPRESENTATION;
-			break;
+			return ERRCODE_INVALID_TEXT_REPRESENTATION;
 		case BC_ERR_BUFFER:
-			code = ERRCODE_INTERNAL_ERROR;
-			break;
+		case BC_ERR_CURSOR_STATE:
+			return ERRCODE_INTERNAL_ERROR;
 		default:
-			code = ERRCODE_INVALID_PARAMETER_VALUE;
-			break;
+			return ERRCODE_INVALID_PARAMETER_VALUE;
 	}
-	ereport(ERROR, (errcode(code), errmsg("%s", bc_status_message(st))));
+}
+
+/* Report a core status as an ERROR with its SQLSTATE. */
+void
+bloom_error(bc_status st)
+{
+	ereport(ERROR, (errcode(bloom_sqlstate(st)), errmsg("%s", bc_status_message(st))));
 	pg_unreachable();
 }
 

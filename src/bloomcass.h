@@ -77,6 +77,32 @@ extern BLOOM_INTERNAL void bloom_lookup_version(text *version, bc_order *order, 
 extern BLOOM_INTERNAL Bloom *bloom_getarg_cached(FunctionCallInfo fcinfo, int argno, Bloom **cached,
 								  struct varatt_external *cached_ptr);
 
+/*
+ * bloom_files.c: server files, read as pg_catalog.pg_read_binary_file(text)
+ * would let the caller read them.  bloom_file_path checks the EXECUTE
+ * privilege on that function and its path rule and returns the path made
+ * canonical (ERROR 42501 otherwise).  The readers report a failure as an
+ * ERROR when err is NULL; otherwise they return false with a sentence naming
+ * the file in *err, for callers that carry on with a WARNING.
+ */
+typedef struct BloomFile
+{
+	int			fd;
+	const char *path;
+	int64		size;			/* at open */
+} BloomFile;
+
+extern BLOOM_INTERNAL char *bloom_file_path(const char *path);
+extern BLOOM_INTERNAL bool bloom_file_open(BloomFile *f, const char *path, char **err);
+extern BLOOM_INTERNAL bool bloom_file_read(BloomFile *f, int64 offset, uint8 *buf, size_t len,
+										   size_t *got, char **err);
+extern BLOOM_INTERNAL void bloom_file_close(BloomFile *f);
+extern BLOOM_INTERNAL uint8 *bloom_file_read_all(const char *path, size_t max, size_t *len,
+												 char **err);
+
+/* bloom_util.c: the SQLSTATE of a core status */
+extern BLOOM_INTERNAL int bloom_sqlstate(bc_status st);
+
 /* long loops work in slices of this many words, checking for interrupts */
 #define BLOOM_CHUNK_WORDS (INT64CONST(1) << 20)
 

@@ -256,7 +256,8 @@ else
 	bc_cluster_start
 	bc_server_copy test/data/real-filters >/dev/null
 	bc_server_copy test/data/vectors >/dev/null
-	# The regression SQL reads $BLOOMCASS_SERVER_DATA/{real-filters,vectors}
+	bc_server_copy test/data/sstables >/dev/null
+	# The regression SQL reads $BLOOMCASS_SERVER_DATA/{real-filters,vectors,sstables}
 	# (psql's \getenv); the server reads the files with pg_read_binary_file.
 	export BLOOMCASS_SERVER_DATA=$BC_CLUSTER_DIR/files
 

@@ -1,0 +1,216 @@
+/*
+ * bloom_files.c - reading server files with exactly the privileges of
+ * pg_catalog.pg_read_binary_file(text).
+ *
+ * bloomcass is a trusted extension, so every function that reads a file on
+ * the server checks, as the calling role, what pg_read_binary_file checks:
+ * first the EXECUTE privilege on that function (revoked from PUBLIC by
+ * default), then its path rule (convert_and_check_filename in genfile.c):
+ * a role with the privileges of pg_read_server_files may read any path the
+ * server can; any other role only absolute paths below the data directory or
+ * the log directory, and relative paths that stay below the data directory
+ * (the server's working directory).  The messages and SQLSTATE (42501) are
+ * the server's own, so a role learns nothing more through bloomcass than
+ * through pg_read_binary_file.
+ *
+ * The readers work on descriptors from OpenTransientFile, which the server
+ * closes itself if the transaction ends with an error.
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "catalog/pg_authid.h"
+#include "catalog/pg_proc.h"
+#include "miscadmin.h"
+#include "postmaster/syslogger.h"
+#include "storage/fd.h"
+#include "utils/acl.h"
+#include "utils/fmgroids.h"
+
+#include "bloomcass.h"
+
+/* reads are issued in pieces of at most this many bytes */
+#define READ_PIECE ((size_t) 4 * 1024 * 1024)
+
+char *
+bloom_file_path(const char *path)
+{
+	AclResult	aclresult;
+	char	   *filename;
+
+	aclresult = bloom_proc_aclcheck(F_PG_READ_BINARY_FILE_TEXT, GetUserId(), ACL_EXECUTE);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_FUNCTION, "pg_read_binary_file");
+
+	filename = pstrdup(path);
+	canonicalize_path(filename);	/* filename can change length here */
+
+	if (has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+		return filename;
+
+	if (is_absolute_path(filename))
+	{
+		if (!path_is_prefix_of_path(DataDir, filename) &&
+			(!is_absolute_path(Log_directory) ||
+			 !path_is_prefix_of_path(Log_directory, filename)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("absolute path not allowed")));
+	}
+	else if (!path_is_relative_and_below_cwd(filename))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("path must be in or below the data directory")));
+
+	return filename;
+}
+
+/*
+ * A failure: an ERROR when err is NULL, else the message in *err.  errno
+ * must still be the one of the failed call.
+ */
+static bool
+file_failure(char **err, const char *fmt, const char *path)
+{
+	int			save_errno = errno;
+
+	if (err == NULL)
+	{
+		errno = save_errno;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg(fmt, path)));
+	}
+	errno = save_errno;
+	*err = psprintf("%s: %s", psprintf(fmt, path), strerror(save_errno));
+	return false;
+}
+
+bool
+bloom_file_open(BloomFile *f, const char *path, char **err)
+{
+	struct stat st;
+
+	f->fd = -1;
+	f->path = path;
+	f->size = 0;
+	f->fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	if (f->fd < 0)
+		return file_failure(err, "could not open file \"%s\" for reading", path);
+	if (fstat(f->fd, &st) != 0)
+	{
+		int			save_errno = errno;
+
+		CloseTransientFile(f->fd);
+		f->fd = -1;
+		errno = save_errno;
+		return file_failure(err, "could not stat file \"%s\"", path);
+	}
+	if (S_ISDIR(st.st_mode))
+	{
+		CloseTransientFile(f->fd);
+		f->fd = -1;
+		errno = EISDIR;
+		return file_failure(err, "could not read file \"%s\"", path);
+	}
+	f->size = (int64) st.st_size;
+	return true;
+}
+
+bool
+bloom_file_read(BloomFile *f, int64 offset, uint8 *buf, size_t len, size_t *got, char **err)
+{
+	size_t		done = 0;
+
+	while (done < len)
+	{
+		size_t		want = Min(len - done, READ_PIECE);
+		ssize_t		n;
+
+		CHECK_FOR_INTERRUPTS();
+		n = pg_pread(f->fd, buf + done, want, (off_t) (offset + (int64) done));
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			return file_failure(err, "could not read file \"%s\"", f->path);
+		}
+		if (n == 0)
+			break;				/* end of file */
+		done += (size_t) n;
+	}
+	*got = done;
+	return true;
+}
+
+void
+bloom_file_close(BloomFile *f)
+{
+	if (f->fd >= 0)
+		CloseTransientFile(f->fd);
+	f->fd = -1;
+}
+
+/*
+ * The whole of a file of at most max bytes.  A larger file is an error
+ * (54000) naming the file, as is a file that changes length while it is
+ * read.
+ */
+uint8 *
+bloom_file_read_all(const char *path, size_t max, size_t *len, char **err)
+{
+	BloomFile	f;
+	uint8	   *buf;
+	uint8		extra;
+	size_t		got;
+
+	if (!bloom_file_open(&f, path, err))
+		return NULL;
+	if ((uint64) f.size > (uint64) max)
+	{
+		bloom_file_close(&f);
+		if (err == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("file \"%s\" is too large: %lld bytes, at most %zu can be read",
+							path, (long long) f.size, max)));
+		*err = psprintf("file \"%s\" is too large: %lld bytes, at most %zu can be read",
+						path, (long long) f.size, max);
+		return NULL;
+	}
+	buf = (uint8 *) palloc_extended(Max(f.size, 1), MCXT_ALLOC_HUGE);
+	if (!bloom_file_read(&f, 0, buf, (size_t) f.size, &got, err))
+	{
+		bloom_file_close(&f);
+		pfree(buf);
+		return NULL;
+	}
+	if (got == (size_t) f.size)
+	{
+		size_t		more;
+
+		if (!bloom_file_read(&f, f.size, &extra, 1, &more, err))
+		{
+			bloom_file_close(&f);
+			pfree(buf);
+			return NULL;
+		}
+		got += more;
+	}
+	bloom_file_close(&f);
+	if (got != (size_t) f.size)
+	{
+		if (err == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("file \"%s\" changed length while it was read", path)));
+		*err = psprintf("file \"%s\" changed length while it was read", path);
+		pfree(buf);
+		return NULL;
+	}
+	*len = got;
+	return buf;
+}
