@@ -355,6 +355,8 @@ bc_status_message(bc_status st)
 			return "Summary.db header, offsets or key lengths are impossible";
 		case BC_ERR_SUMMARY_TRAILING:
 			return "Summary.db has bytes after its last key";
+		case BC_ERR_TXN_RECORD:
+			return "not a transaction log record";
 		case BC_STATUS_COUNT:
 			break;
 	}

@@ -83,6 +83,9 @@ typedef enum bc_status
 	BC_ERR_SUMMARY_FORMAT,		/* impossible Summary.db header or offsets */
 	BC_ERR_SUMMARY_TRAILING,	/* bytes after the last key (ma and later) */
 
+	/* transaction logs (bc_txn_log.c) */
+	BC_ERR_TXN_RECORD,			/* not a transaction log record */
+
 	BC_STATUS_COUNT
 } bc_status;
 
@@ -564,5 +567,32 @@ bc_status	bc_summary_parse(const char *version, size_t vlen,
 /* Sampled entry i: its key and the offset of its entry in Index.db. */
 bc_status	bc_summary_entry(const bc_summary *s, int32_t i, const uint8_t **key,
 							 size_t *key_len, int64_t *index_offset);
+
+/* ------------------------------------------------------------------------
+ * Transaction logs of a table folder, 3.0 and later (bc_txn_log.c)
+ * ------------------------------------------------------------------------ */
+typedef enum bc_txn_type
+{
+	BC_TXN_ADD = 0,				/* an SSTable the operation writes */
+	BC_TXN_REMOVE,				/* an SSTable it replaces */
+	BC_TXN_COMMIT,				/* the operation finished */
+	BC_TXN_ABORT				/* the operation was abandoned */
+} bc_txn_type;
+
+typedef struct bc_txn_record
+{
+	bc_txn_type type;
+	const char *path;			/* ADD, REMOVE: as written (into the line) */
+	size_t		path_len;
+	const char *base;			/* its last element: the SSTable's prefix */
+	size_t		base_len;
+} bc_txn_record;
+
+/* One line of a log, without its newline: BC_ERR_TXN_RECORD unless it is a
+ * well-formed record. */
+bc_status	bc_txn_record_parse(const char *line, size_t len, bc_txn_record *out);
+
+/* 1 when name (a base name) is a transaction log's: <v>_txn_<op>_<id>.log */
+int			bc_txn_log_name(const char *name, size_t len);
 
 #endif							/* BLOOMCASS_CORE_H */

@@ -80,5 +80,6 @@ void		suite_ops(void);
 void		suite_index(void);
 void		suite_sstable_name(void);
 void		suite_statistics(void);
+void		suite_txn_log(void);
 
 #endif

@@ -244,6 +244,7 @@ main(int argc, char **argv)
 		{"index", suite_index},
 		{"sstable_name", suite_sstable_name},
 		{"statistics", suite_statistics},
+		{"txn_log", suite_txn_log},
 	};
 	size_t		i;
 
