@@ -357,6 +357,12 @@ bc_status_message(bc_status st)
 			return "Summary.db has bytes after its last key";
 		case BC_ERR_TXN_RECORD:
 			return "not a transaction log record";
+		case BC_ERR_PARTITIONS_TRUNCATED:
+			return "Partitions.db is shorter than its 24-byte footer, or its first or last key runs into the footer";
+		case BC_ERR_PARTITIONS_FORMAT:
+			return "Partitions.db footer is impossible (key offset, trie root or key count), or its keys contradict its key count";
+		case BC_ERR_PARTITIONS_TRAILING:
+			return "Partitions.db has bytes between its last key and its footer";
 		case BC_STATUS_COUNT:
 			break;
 	}
