@@ -245,6 +245,7 @@ main(int argc, char **argv)
 		{"sstable_name", suite_sstable_name},
 		{"statistics", suite_statistics},
 		{"txn_log", suite_txn_log},
+		{"partitions", suite_partitions},
 	};
 	size_t		i;
 

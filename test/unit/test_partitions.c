@@ -1,0 +1,454 @@
+/*
+ * test_partitions.c - the Partitions.db footer reader (bc_partitions.c)
+ * against the BTI SSTables of test/data/sstables (MANIFEST.tsv): key count,
+ * first and last key, read whole and through the two-step API from exact
+ * copies; then every truncation, every single-bit flip and byte changes of
+ * the footer and keys, each against an independent model of the format,
+ * and crafted files (the empty index Cassandra writes, impossible offsets).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bloomcass_core.h"
+#include "unit.h"
+
+/* MANIFEST rows of format bti: 4 da (Cassandra 5.0), 2 DataStax bb */
+#define EXPECT_BTI_ROWS 6
+
+static uint64_t
+be64(const uint8_t *p)
+{
+	uint64_t	v = 0;
+	int			i;
+
+	for (i = 0; i < 8; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+/*
+ * The format as PartitionIndexBuilder.complete() writes it, read without
+ * the core: the status a whole file must give, and its fields.
+ */
+typedef struct model
+{
+	bc_status	st;
+	uint64_t	keys_pos,
+				count,
+				root;
+	size_t		first_off,
+				first_len,
+				last_off,
+				last_len;
+} model;
+
+static model
+model_parse(const uint8_t *d, size_t len)
+{
+	model		m;
+	size_t		body,
+				p;
+
+	memset(&m, 0, sizeof(m));
+	if (len < 24)
+	{
+		m.st = BC_ERR_PARTITIONS_TRUNCATED;
+		return m;
+	}
+	body = len - 24;
+	m.keys_pos = be64(d + body);
+	m.count = be64(d + body + 8);
+	m.root = be64(d + body + 16);
+	if (m.keys_pos + 4 > body || m.keys_pos > body ||
+		m.root >= m.keys_pos || m.count > m.keys_pos)
+	{
+		m.st = BC_ERR_PARTITIONS_FORMAT;
+		return m;
+	}
+	p = (size_t) m.keys_pos;
+	m.first_len = ((size_t) d[p] << 8) | d[p + 1];
+	m.first_off = p + 2;
+	if (m.first_off + m.first_len + 2 > body)
+	{
+		m.st = BC_ERR_PARTITIONS_TRUNCATED;
+		return m;
+	}
+	p = m.first_off + m.first_len;
+	m.last_len = ((size_t) d[p] << 8) | d[p + 1];
+	m.last_off = p + 2;
+	if (m.last_off + m.last_len > body)
+		m.st = BC_ERR_PARTITIONS_TRUNCATED;
+	else if (m.last_off + m.last_len < body)
+		m.st = BC_ERR_PARTITIONS_TRAILING;
+	else
+	{
+		int			same = m.first_len == m.last_len &&
+			memcmp(d + m.first_off, d + m.last_off, m.first_len) == 0;
+
+		if (m.count == 0)
+			m.st = m.first_len == 0 && m.last_len == 0 ? BC_OK : BC_ERR_PARTITIONS_FORMAT;
+		else if (m.count == 1)
+			m.st = same ? BC_OK : BC_ERR_PARTITIONS_FORMAT;
+		else
+			m.st = same ? BC_ERR_PARTITIONS_FORMAT : BC_OK;
+	}
+	return m;
+}
+
+static int
+is_partitions_status(bc_status st)
+{
+	return st == BC_ERR_PARTITIONS_TRUNCATED || st == BC_ERR_PARTITIONS_FORMAT ||
+		st == BC_ERR_PARTITIONS_TRAILING;
+}
+
+/*
+ * Read d[0 .. len) as a whole file (bc_partitions_parse) and through the
+ * two-step API from exact-size copies of the footer and of the keys, so
+ * that the sanitizers see any read outside them; both must agree with the
+ * model.  Returns the status.
+ */
+static bc_status
+check_file(const uint8_t *d, size_t len, const char *what)
+{
+	model		m = model_parse(d, len);
+	bc_partitions_footer f,
+				f2;
+	const uint8_t *a = d,
+			   *z = d;
+	size_t		al = 7,
+				zl = 7;
+	bc_status	st,
+				st2;
+	uint8_t    *tail = NULL;
+
+	memset(&f, 0x5a, sizeof(f));
+	st = bc_partitions_parse(d, len, &f, &a, &al, &z, &zl);
+	CHECK(st == m.st, "%s (%zu bytes): %s, model %s", what, len,
+		  bc_status_message(st), bc_status_message(m.st));
+	if (st == BC_OK)
+	{
+		CHECK(f.keys_pos == m.keys_pos && f.key_count == m.count && f.root == m.root,
+			  "%s: footer fields", what);
+		CHECK(a == d + m.first_off && al == m.first_len &&
+			  z == d + m.last_off && zl == m.last_len, "%s: keys", what);
+	}
+	else
+		CHECK(f.keys_pos == 0 && f.key_count == 0 && f.root == 0 &&
+			  a == NULL && al == 0 && z == NULL && zl == 0,
+			  "%s: outputs not cleared on error", what);
+
+	/* the two steps, as a reader of the file's tail and then its keys */
+	if (len >= BC_PARTITIONS_FOOTER)
+	{
+		tail = malloc(BC_PARTITIONS_FOOTER);
+		memcpy(tail, d + len - BC_PARTITIONS_FOOTER, BC_PARTITIONS_FOOTER);
+	}
+	memset(&f2, 0x5a, sizeof(f2));
+	st2 = bc_partitions_footer_parse(tail, len, &f2);
+	free(tail);
+	if (st2 != BC_OK)
+	{
+		CHECK(st2 == st, "%s: footer step %s, whole %s", what,
+			  bc_status_message(st2), bc_status_message(st));
+		CHECK(f2.keys_pos == 0 && f2.key_count == 0 && f2.root == 0,
+			  "%s: footer not cleared on error", what);
+	}
+	else
+	{
+		size_t		klen = len - BC_PARTITIONS_FOOTER - (size_t) f2.keys_pos;
+		uint8_t    *keys = malloc(klen ? klen : 1);
+
+		CHECK(f2.keys_pos == m.keys_pos && f2.key_count == m.count &&
+			  f2.root == m.root, "%s: footer step fields", what);
+		memcpy(keys, d + f2.keys_pos, klen);
+		st2 = bc_partitions_keys_parse(keys, klen, &a, &al, &z, &zl);
+		if (st2 == BC_OK)
+		{
+			CHECK(a == keys + 2 && al == m.first_len && z == keys + 4 + al &&
+				  zl == m.last_len && memcmp(a, d + m.first_off, al) == 0 &&
+				  memcmp(z, d + m.last_off, zl) == 0, "%s: keys step", what);
+			st2 = bc_partitions_keys_check(&f2, a, al, z, zl);
+		}
+		else
+			CHECK(a == NULL && al == 0 && z == NULL && zl == 0,
+				  "%s: keys not cleared on error", what);
+		CHECK(st2 == st, "%s: two steps %s, whole %s", what,
+			  bc_status_message(st2), bc_status_message(st));
+		free(keys);
+	}
+	CHECK(st == BC_OK || is_partitions_status(st), "%s: status %d", what, (int) st);
+	return st;
+}
+
+/* Every cut of a real file, every bit flip and some byte values in the
+ * keys and footer. */
+static void
+check_damage(const uint8_t *d, size_t len, const char *what, long *nbad)
+{
+	uint8_t    *copy = malloc(len);
+	model		m = model_parse(d, len);
+	size_t		i,
+				start = (size_t) m.keys_pos;
+	int			b;
+	static const uint8_t values[] = {0x00, 0x01, 0x7f, 0x80, 0xff};
+
+	/* a file cut short is never read as complete */
+	for (i = 0; i < len; i++)
+	{
+		uint8_t    *cut = malloc(i ? i : 1);
+
+		memcpy(cut, d, i);
+		CHECK(check_file(cut, i, what) != BC_OK, "%s: cut to %zu bytes accepted",
+			  what, i);
+		free(cut);
+		(*nbad)++;
+	}
+	/* ... nor with its start missing (the footer is there, the offsets
+	 * no longer match) */
+	for (i = 1; i < len; i++)
+	{
+		CHECK(check_file(d + i, len - i, what) != BC_OK,
+			  "%s: first %zu bytes dropped, accepted", what, i);
+		(*nbad)++;
+	}
+	/* flips and byte values from the keys to the end */
+	for (i = start; i < len; i++)
+	{
+		size_t		v;
+
+		for (b = 0; b < 8; b++)
+		{
+			memcpy(copy, d, len);
+			copy[i] ^= (uint8_t) (1u << b);
+			check_file(copy, len, what);
+			(*nbad)++;
+		}
+		for (v = 0; v < sizeof(values); v++)
+		{
+			memcpy(copy, d, len);
+			copy[i] = values[v];
+			check_file(copy, len, what);
+			(*nbad)++;
+		}
+	}
+	/* one byte more or less before the footer */
+	{
+		uint8_t    *big = malloc(len + 1);
+
+		memcpy(big, d, len - 24);
+		big[len - 24] = 0;
+		memcpy(big + len - 23, d + len - 24, 24);
+		CHECK(check_file(big, len + 1, what) == BC_ERR_PARTITIONS_TRAILING,
+			  "%s: a byte before the footer", what);
+		memcpy(copy, d, len - 25);
+		memcpy(copy + len - 25, d + len - 24, 24);
+		CHECK(check_file(copy, len - 1, what) == BC_ERR_PARTITIONS_TRUNCATED,
+			  "%s: the last key one byte short", what);
+		free(big);
+		*nbad += 2;
+	}
+	free(copy);
+}
+
+/* Build a file: trie bytes, the two keys, the footer. */
+static size_t
+build(uint8_t *out, size_t trie, const char *k1, size_t l1, const char *k2,
+	  size_t l2, uint64_t count, uint64_t root)
+{
+	size_t		p = trie;
+
+	memset(out, 0x11, trie);
+	out[p++] = (uint8_t) (l1 >> 8);
+	out[p++] = (uint8_t) l1;
+	memcpy(out + p, k1, l1);
+	p += l1;
+	out[p++] = (uint8_t) (l2 >> 8);
+	out[p++] = (uint8_t) l2;
+	memcpy(out + p, k2, l2);
+	p += l2;
+	bc_put_be64(out + p, trie);
+	bc_put_be64(out + p + 8, count);
+	bc_put_be64(out + p + 16, root);
+	return p + 24;
+}
+
+static void
+check_crafted(void)
+{
+	uint8_t		buf[256];
+	size_t		n;
+	bc_partitions_footer f;
+	const uint8_t *a,
+			   *z;
+	size_t		al,
+				zl;
+	uint8_t		tail[24];
+
+	/* the empty index: a root node, two zero lengths, count 0 */
+	n = build(buf, 1, "", 0, "", 0, 0, 0);
+	CHECK(n == 29 && check_file(buf, n, "empty index") == BC_OK, "empty index");
+	CHECK(bc_partitions_parse(buf, n, &f, &a, &al, &z, &zl) == BC_OK &&
+		  f.key_count == 0 && f.keys_pos == 1 && al == 0 && zl == 0, "empty index fields");
+	n = build(buf, 1, "k", 1, "k", 1, 0, 0);
+	CHECK(check_file(buf, n, "count 0 with keys") == BC_ERR_PARTITIONS_FORMAT,
+		  "count 0 with keys");
+	n = build(buf, 1, "", 0, "k", 1, 0, 0);
+	CHECK(check_file(buf, n, "count 0, a last key") == BC_ERR_PARTITIONS_FORMAT,
+		  "count 0 with a last key");
+	n = build(buf, 0, "", 0, "", 0, 0, 0);
+	CHECK(check_file(buf, n, "no root") == BC_ERR_PARTITIONS_FORMAT, "no trie, no root");
+
+	/* one partition: the same key twice */
+	n = build(buf, 5, "abc", 3, "abc", 3, 1, 4);
+	CHECK(check_file(buf, n, "one key") == BC_OK, "one partition");
+	n = build(buf, 5, "abc", 3, "abd", 3, 1, 4);
+	CHECK(check_file(buf, n, "one, two keys") == BC_ERR_PARTITIONS_FORMAT,
+		  "one partition, two keys");
+	n = build(buf, 5, "abc", 3, "abd", 3, 2, 4);
+	CHECK(check_file(buf, n, "two keys") == BC_OK, "two partitions");
+	n = build(buf, 5, "abc", 3, "abc", 3, 2, 4);
+	CHECK(check_file(buf, n, "two, one key") == BC_ERR_PARTITIONS_FORMAT,
+		  "two partitions, one key");
+	n = build(buf, 5, "", 0, "b", 1, 2, 4);
+	CHECK(check_file(buf, n, "empty first") == BC_OK, "an empty first key of two");
+
+	/* root and count against keys_pos */
+	n = build(buf, 5, "a", 1, "b", 1, 2, 5);
+	CHECK(check_file(buf, n, "root at keys") == BC_ERR_PARTITIONS_FORMAT, "root == keys_pos");
+	n = build(buf, 5, "a", 1, "b", 1, 2, UINT64_MAX);
+	CHECK(check_file(buf, n, "root max") == BC_ERR_PARTITIONS_FORMAT, "root 2^64-1");
+	n = build(buf, 5, "a", 1, "b", 1, 5, 0);
+	CHECK(check_file(buf, n, "count 5") == BC_OK, "count == keys_pos");
+	n = build(buf, 5, "a", 1, "b", 1, 6, 0);
+	CHECK(check_file(buf, n, "count 6") == BC_ERR_PARTITIONS_FORMAT, "count > keys_pos");
+	n = build(buf, 5, "a", 1, "b", 1, UINT64_MAX, 0);
+	CHECK(check_file(buf, n, "count max") == BC_ERR_PARTITIONS_FORMAT, "count 2^64-1");
+
+	/* keys_pos at and past the footer, and wrapping values */
+	n = build(buf, 5, "a", 1, "b", 1, 2, 0);
+	bc_put_be64(buf + n - 24, n - 24);
+	CHECK(check_file(buf, n, "keys at footer") == BC_ERR_PARTITIONS_FORMAT, "keys_pos == footer");
+	bc_put_be64(buf + n - 24, n - 27);
+	CHECK(check_file(buf, n, "3 bytes of keys") == BC_ERR_PARTITIONS_FORMAT, "keys_pos 3 before footer");
+	bc_put_be64(buf + n - 24, n);
+	CHECK(check_file(buf, n, "keys past end") == BC_ERR_PARTITIONS_FORMAT, "keys_pos past the end");
+	bc_put_be64(buf + n - 24, UINT64_MAX - 2);
+	CHECK(check_file(buf, n, "keys max") == BC_ERR_PARTITIONS_FORMAT, "keys_pos 2^64-3");
+	CHECK(bc_partitions_footer_parse(buf + n - 24, UINT64_MAX, &f) ==
+		  BC_ERR_PARTITIONS_FORMAT && f.keys_pos == 0, "file_len 2^64-1");
+
+	/* key lengths that overrun, and bytes left over */
+	n = build(buf, 5, "a", 1, "b", 1, 2, 0);
+	buf[5] = 0xff;
+	CHECK(check_file(buf, n, "first overruns") == BC_ERR_PARTITIONS_TRUNCATED, "first key overruns");
+	n = build(buf, 5, "a", 1, "b", 1, 2, 0);
+	buf[8] = 0x00;
+	buf[9] = 0x02;
+	CHECK(check_file(buf, n, "last overruns") == BC_ERR_PARTITIONS_TRUNCATED, "last key overruns");
+	n = build(buf, 5, "a", 1, "bc", 2, 2, 0);
+	buf[9] = 0x01;
+	CHECK(check_file(buf, n, "trailing") == BC_ERR_PARTITIONS_TRAILING, "a byte after the last key");
+	n = build(buf, 5, "ab", 2, "b", 1, 2, 0);
+	buf[6] = 0x04;
+	CHECK(check_file(buf, n, "first eats last") == BC_ERR_PARTITIONS_TRUNCATED,
+		  "first key ends where the last's length should be");
+
+	/* short files, and NULL where nothing is read */
+	for (n = 0; n < 24; n++)
+	{
+		CHECK(bc_partitions_footer_parse(NULL, n, &f) == BC_ERR_PARTITIONS_TRUNCATED,
+			  "%zu-byte file", n);
+		CHECK(bc_partitions_parse(buf, n, &f, &a, &al, &z, &zl) ==
+			  BC_ERR_PARTITIONS_TRUNCATED, "%zu-byte file, whole", n);
+	}
+	CHECK(bc_partitions_footer_parse(NULL, 24, &f) == BC_ERR_PARTITIONS_TRUNCATED,
+		  "NULL tail");
+	CHECK(bc_partitions_keys_parse(NULL, 0, &a, &al, &z, &zl) ==
+		  BC_ERR_PARTITIONS_TRUNCATED && a == NULL && z == NULL, "no keys");
+	CHECK(bc_partitions_keys_parse(buf, 3, &a, &al, &z, &zl) ==
+		  BC_ERR_PARTITIONS_TRUNCATED, "3 bytes of keys");
+	memset(tail, 0, sizeof(tail));
+	CHECK(bc_partitions_footer_parse(tail, 24, &f) == BC_ERR_PARTITIONS_FORMAT,
+		  "footer alone");
+	CHECK(bc_partitions_keys_parse((const uint8_t *) "\0\0\0\0", 4, &a, &al, &z, &zl) == BC_OK &&
+		  al == 0 && zl == 0, "two empty keys");
+
+	/* every status has its sentence */
+	CHECK(strstr(bc_status_message(BC_ERR_PARTITIONS_TRUNCATED), "Partitions.db") != NULL &&
+		  strstr(bc_status_message(BC_ERR_PARTITIONS_FORMAT), "Partitions.db") != NULL &&
+		  strstr(bc_status_message(BC_ERR_PARTITIONS_TRAILING), "Partitions.db") != NULL,
+		  "status messages");
+}
+
+static int
+key_eq_hex(const uint8_t *key, size_t len, const char *hex)
+{
+	char	   *h = unit_hex_encode(key, len);
+	int			r = strcmp(h, hex) == 0;
+
+	free(h);
+	return r;
+}
+
+void
+suite_partitions(void)
+{
+	unit_tsv	t;
+	char	   *f[40];
+	int			nf;
+	long		nbti = 0,
+				nbad = 0;
+
+	check_crafted();
+
+	if (unit_tsv_open(&t, "sstables/MANIFEST.tsv") != 0)
+		return;
+	unit_tsv_next(&t, f, 40);	/* header */
+	while ((nf = unit_tsv_next(&t, f, 40)) >= 0)
+	{
+		char		rel[4096],
+					what[4096];
+		uint8_t    *data;
+		size_t		len;
+		bc_partitions_footer pf;
+		const uint8_t *a,
+				   *z;
+		size_t		al,
+					zl;
+		int64_t		want;
+		bc_status	st;
+
+		if (nf < 14)
+		{
+			unit_fail(__FILE__, __LINE__, "MANIFEST line %ld: %d fields",
+					  t.lineno, nf);
+			continue;
+		}
+		if (strcmp(f[3], "bti") != 0)
+			continue;
+		snprintf(what, sizeof(what), "%s/%s", f[0], f[1]);
+		snprintf(rel, sizeof(rel), "sstables/%s/%s-Partitions.db", f[0], f[1]);
+		data = unit_read_file(unit_path(rel), &len);
+		CHECK(data != NULL, "%s: no Partitions.db", what);
+		if (data == NULL)
+			continue;
+		nbti++;
+		st = check_file(data, len, what);
+		CHECK(st == BC_OK, "%s: %s", what, bc_status_message(st));
+		st = bc_partitions_parse(data, len, &pf, &a, &al, &z, &zl);
+		if (unit_parse_i64(f[10], &want) != 0)
+			want = -1;
+		CHECK(st == BC_OK && (int64_t) pf.key_count == want,
+			  "%s: %llu keys, manifest %s", what,
+			  (unsigned long long) pf.key_count, f[10]);
+		CHECK(st == BC_OK && key_eq_hex(a, al, f[12]), "%s: first key", what);
+		CHECK(st == BC_OK && key_eq_hex(z, zl, f[13]), "%s: last key", what);
+		check_damage(data, len, what, &nbad);
+		free(data);
+	}
+	unit_tsv_close(&t);
+	CHECK(nbti == EXPECT_BTI_ROWS, "Partitions.db read for %ld SSTables, expected %d",
+		  nbti, EXPECT_BTI_ROWS);
+	CHECK(nbad > 1000, "only %ld damaged files", nbad);
+}
