@@ -118,3 +118,4 @@ installcheck-data:
 	cp -R test/data/real-filters test/data/vectors test/data/sstables build/server-data/
 	chmod -R a+rX build/server-data
 	chmod a+rwx build/server-data
+	test/make-node.sh build/server-data/sstables build/server-data/node

@@ -69,11 +69,12 @@ bloom_file_path(const char *path)
 }
 
 /*
- * A failure: an ERROR when err is NULL, else the message in *err.  errno
- * must still be the one of the failed call.
+ * A failure: an ERROR naming the file when err is NULL, else a reason
+ * without the file's name in *err (the caller names it).  errno must still
+ * be the one of the failed call.
  */
 static bool
-file_failure(char **err, const char *fmt, const char *path)
+file_failure(char **err, const char *fmt, const char *what, const char *path)
 {
 	int			save_errno = errno;
 
@@ -84,8 +85,8 @@ file_failure(char **err, const char *fmt, const char *path)
 				(errcode_for_file_access(),
 				 errmsg(fmt, path)));
 	}
+	*err = psprintf("could not %s it: %s", what, strerror(save_errno));
 	errno = save_errno;
-	*err = psprintf("%s: %s", psprintf(fmt, path), strerror(save_errno));
 	return false;
 }
 
@@ -99,7 +100,7 @@ bloom_file_open(BloomFile *f, const char *path, char **err)
 	f->size = 0;
 	f->fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
 	if (f->fd < 0)
-		return file_failure(err, "could not open file \"%s\" for reading", path);
+		return file_failure(err, "could not open file \"%s\" for reading: %m", "open", path);
 	if (fstat(f->fd, &st) != 0)
 	{
 		int			save_errno = errno;
@@ -107,14 +108,14 @@ bloom_file_open(BloomFile *f, const char *path, char **err)
 		CloseTransientFile(f->fd);
 		f->fd = -1;
 		errno = save_errno;
-		return file_failure(err, "could not stat file \"%s\"", path);
+		return file_failure(err, "could not stat file \"%s\": %m", "stat", path);
 	}
 	if (S_ISDIR(st.st_mode))
 	{
 		CloseTransientFile(f->fd);
 		f->fd = -1;
 		errno = EISDIR;
-		return file_failure(err, "could not read file \"%s\"", path);
+		return file_failure(err, "could not read file \"%s\": %m", "read", path);
 	}
 	f->size = (int64) st.st_size;
 	return true;
@@ -136,7 +137,7 @@ bloom_file_read(BloomFile *f, int64 offset, uint8 *buf, size_t len, size_t *got,
 		{
 			if (errno == EINTR)
 				continue;
-			return file_failure(err, "could not read file \"%s\"", f->path);
+			return file_failure(err, "could not read file \"%s\": %m", "read", f->path);
 		}
 		if (n == 0)
 			break;				/* end of file */
@@ -177,8 +178,8 @@ bloom_file_read_all(const char *path, size_t max, size_t *len, char **err)
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("file \"%s\" is too large: %lld bytes, at most %zu can be read",
 							path, (long long) f.size, max)));
-		*err = psprintf("file \"%s\" is too large: %lld bytes, at most %zu can be read",
-						path, (long long) f.size, max);
+		*err = psprintf("it is too large: %lld bytes, at most %zu can be read",
+						(long long) f.size, max);
 		return NULL;
 	}
 	buf = (uint8 *) palloc_extended(Max(f.size, 1), MCXT_ALLOC_HUGE);
@@ -207,7 +208,7 @@ bloom_file_read_all(const char *path, size_t max, size_t *len, char **err)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("file \"%s\" changed length while it was read", path)));
-		*err = psprintf("file \"%s\" changed length while it was read", path);
+		*err = pstrdup("it changed length while it was read");
 		pfree(buf);
 		return NULL;
 	}

@@ -82,8 +82,9 @@ extern BLOOM_INTERNAL Bloom *bloom_getarg_cached(FunctionCallInfo fcinfo, int ar
  * would let the caller read them.  bloom_file_path checks the EXECUTE
  * privilege on that function and its path rule and returns the path made
  * canonical (ERROR 42501 otherwise).  The readers report a failure as an
- * ERROR when err is NULL; otherwise they return false with a sentence naming
- * the file in *err, for callers that carry on with a WARNING.
+ * ERROR when err is NULL; otherwise they return false with the reason in
+ * *err ("could not open it: Permission denied"), for callers that carry on
+ * with a WARNING naming the file.
  */
 typedef struct BloomFile
 {

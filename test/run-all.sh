@@ -257,6 +257,11 @@ else
 	bc_server_copy test/data/real-filters >/dev/null
 	bc_server_copy test/data/vectors >/dev/null
 	bc_server_copy test/data/sstables >/dev/null
+	# a node's data folder made of them, for cassandra_sstables()
+	test/make-node.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/node"
+	if [[ $(id -u) -eq 0 ]]; then
+		chown -R postgres: "$BC_CLUSTER_DIR/files/node"
+	fi
 	# The regression SQL reads $BLOOMCASS_SERVER_DATA/{real-filters,vectors,sstables}
 	# (psql's \getenv); the server reads the files with pg_read_binary_file.
 	export BLOOMCASS_SERVER_DATA=$BC_CLUSTER_DIR/files

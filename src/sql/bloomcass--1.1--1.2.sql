@@ -13,6 +13,25 @@
 
 -- section: data directories (cassandra_sstables)
 
+-- One row per SSTable below a folder of a node.  Only live SSTables unless
+-- include_inactive (then also temporary, obsolete, orphaned, snapshot and
+-- backup ones, told apart by state); read_filters => false leaves filter
+-- NULL without reading any Filter.db.  A component that cannot be read is
+-- a WARNING naming it, and NULLs in the row.
+CREATE FUNCTION @extschema@.cassandra_sstables(data_dir text,
+	include_inactive boolean DEFAULT false, read_filters boolean DEFAULT true,
+	OUT keyspace text, OUT table_name text, OUT version text, OUT generation text,
+	OUT format text, OUT state text, OUT snapshot text, OUT path text,
+	OUT components text[], OUT filter @extschema@.bloom, OUT partitioner text,
+	OUT fp_chance float8, OUT partitions bigint, OUT key_type text,
+	OUT first_key bytea, OUT last_key bytea, OUT filter_db_bytes bigint,
+	OUT data_db_bytes bigint, OUT modified timestamptz)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'cassandra_sstables'
+	LANGUAGE C VOLATILE STRICT PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.cassandra_sstables(text, boolean, boolean) IS
+	'the SSTables below a Cassandra data folder with their filter, Statistics.db facts and key range (pg_read_binary_file privileges apply)';
+
 -- section: component parsers (cassandra_statistics, cassandra_summary,
 -- cassandra_index_keys, cassandra_sstable_keys)
 

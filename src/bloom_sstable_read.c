@@ -1,0 +1,368 @@
+/*
+ * bloom_sstable_read.c - the metadata of one SSTable found by
+ * cassandra_sstables(): its filter, what Statistics.db says (partitioner,
+ * fp_chance, partition count, key type) and its first and last partition
+ * keys (Summary.db, else Index.db, for BIG; the Partitions.db footer for
+ * BTI).
+ *
+ * A listing of a node must not stop at one bad SSTable, so every problem
+ * with a component (unreadable, malformed, a version bloomcass does not
+ * read) is a WARNING naming the file, and the fields that component would
+ * have given stay NULL.  Privileges are not such a problem: each file's path
+ * goes through bloom_file_path first, which raises an ERROR.
+ */
+#include "postgres.h"
+
+#include "utils/builtins.h"
+
+#include "bloom_sstable.h"
+
+/* what a component gives, for the WARNINGs */
+#define FILTER_COLS "filter"
+#define STATS_COLS "partitioner, fp_chance, partitions and key_type"
+#define RANGE_COLS "first_key and last_key"
+#define SUMMARY_COLS NULL		/* Index.db is read next */
+
+/* the largest Statistics.db and Summary.db read (real ones are far smaller) */
+#define MAX_STATISTICS_BYTES ((size_t) 64 * 1024 * 1024)
+#define MAX_SUMMARY_BYTES ((size_t) 512 * 1024 * 1024)
+/* Index.db is read in pieces of this size */
+#define INDEX_PIECE ((size_t) 1024 * 1024)
+/* the first and last keys after a Partitions.db trie: two short-length keys */
+#define MAX_PARTITIONS_KEYS ((uint64) 2 * (2 + BC_INDEX_MAX_KEY))
+
+int64
+bloom_sstable_component_size(const BloomSSTable *s, const char *component)
+{
+	int			i;
+
+	for (i = 0; i < s->ncomponents; i++)
+		if (strcmp(s->components[i], component) == 0)
+			return s->sizes[i];
+	return -1;
+}
+
+static char *
+component_path(const BloomSSTable *s, const char *component)
+{
+	return bloom_file_path(psprintf("%s-%s", s->prefix, component));
+}
+
+/*
+ * The WARNING for a component that gives nothing: the message names the
+ * file, the detail gives its whole path and the columns left NULL.
+ */
+static void
+warn_component(const char *path, const char *what, const char *columns)
+{
+	const char *base = strrchr(path, '/');
+
+	if (columns == NULL)
+		ereport(WARNING,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("skipping %s: %s", base ? base + 1 : path, what),
+				 errdetail("The file is \"%s\"; the key range is read from Index.db instead.", path)));
+	else
+		ereport(WARNING,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("skipping %s: %s", base ? base + 1 : path, what),
+				 errdetail("The file is \"%s\"; its SSTable is listed with %s NULL.", path, columns)));
+}
+
+static bytea *
+make_bytea(const uint8 *data, size_t len)
+{
+	bytea	   *b = (bytea *) palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(b, VARHDRSZ + len);
+	memcpy(VARDATA(b), data, len);
+	return b;
+}
+
+static void
+read_filterdb(const BloomSSTable *s, BloomSSTableMeta *m)
+{
+	char	   *path = component_path(s, "Filter.db");
+	char	   *err = NULL;
+	uint8	   *data;
+	size_t		len;
+	bc_order	order;
+	bc_layout	layout;
+	bc_status	st;
+	int32		k;
+	int64		w;
+
+	st = bc_version_lookup(s->version, strlen(s->version), &order, &layout);
+	if (st != BC_OK)
+	{
+		warn_component(path, bc_status_message(st), FILTER_COLS);
+		return;
+	}
+	data = bloom_file_read_all(path, (size_t) BC_MAX_VALUE_BYTES, &len, &err);
+	if (data == NULL)
+	{
+		warn_component(path, err, FILTER_COLS);
+		return;
+	}
+	st = bc_filterdb_check(data, len, BC_MAX_WORDS_VALUE, &k, &w);
+	if (st != BC_OK)
+		warn_component(path, bc_status_message(st), FILTER_COLS);
+	else
+		m->filter = bloom_from_filterdb(data, len, layout, order);
+	pfree(data);
+}
+
+static void
+read_statistics(const BloomSSTable *s, BloomSSTableMeta *m)
+{
+	char	   *path = component_path(s, "Statistics.db");
+	char	   *err = NULL;
+	uint8	   *data;
+	size_t		len;
+	bc_statistics st;
+	bc_status	rc;
+
+	data = bloom_file_read_all(path, MAX_STATISTICS_BYTES, &len, &err);
+	if (data == NULL)
+	{
+		warn_component(path, err, STATS_COLS);
+		return;
+	}
+	rc = bc_statistics_parse(data, len, s->version, strlen(s->version), &st);
+	if (rc != BC_OK)
+	{
+		warn_component(path, bc_status_message(rc), STATS_COLS);
+		pfree(data);
+		return;
+	}
+	m->partitioner = pnstrdup((const char *) st.partitioner, st.partitioner_len);
+	m->have_fp_chance = st.has_fp_chance != 0;
+	m->fp_chance = st.fp_chance;
+	m->have_partitions = true;
+	m->partitions = st.partitions;
+	if (st.key_type != NULL)
+		m->key_type = pnstrdup((const char *) st.key_type, st.key_type_len);
+	pfree(data);
+}
+
+/* first and last key from Summary.db; false (after a WARNING) if it fails */
+static bool
+read_summary(const BloomSSTable *s, BloomSSTableMeta *m)
+{
+	char	   *path = component_path(s, "Summary.db");
+	char	   *err = NULL;
+	uint8	   *data;
+	size_t		len;
+	bc_summary	sum;
+	bc_status	rc;
+
+	data = bloom_file_read_all(path, MAX_SUMMARY_BYTES, &len, &err);
+	if (data == NULL)
+	{
+		warn_component(path, err, SUMMARY_COLS);
+		return false;
+	}
+	rc = bc_summary_parse(s->version, strlen(s->version), data, len, &sum);
+	if (rc != BC_OK)
+	{
+		warn_component(path, bc_status_message(rc), SUMMARY_COLS);
+		pfree(data);
+		return false;
+	}
+	m->first_key = make_bytea(sum.first, sum.first_len);
+	m->last_key = make_bytea(sum.last, sum.last_len);
+	pfree(data);
+	return true;
+}
+
+/* first and last key from a walk over Index.db, read in pieces */
+static void
+read_index_range(const BloomSSTable *s, BloomSSTableMeta *m)
+{
+	char	   *path = component_path(s, "Index.db");
+	char	   *err = NULL;
+	BloomFile	f;
+	bc_index_cursor *c;
+	bc_index_entry e;
+	uint8	   *buf;
+	int64		off = 0;
+	bytea	   *first = NULL;
+	uint8	   *last;
+	size_t		last_len = 0;
+	bc_status	rc;
+
+	c = palloc(sizeof(bc_index_cursor));
+	rc = bc_index_init(c, s->version, strlen(s->version));
+	if (rc != BC_OK)
+	{
+		warn_component(path, bc_status_message(rc), RANGE_COLS);
+		return;
+	}
+	if (!bloom_file_open(&f, path, &err))
+	{
+		warn_component(path, err, RANGE_COLS);
+		return;
+	}
+	buf = palloc(INDEX_PIECE);
+	last = palloc(BC_INDEX_MAX_KEY);
+	for (;;)
+	{
+		size_t		got;
+		int			have;
+
+		if (!bloom_file_read(&f, off, buf, INDEX_PIECE, &got, &err))
+		{
+			bloom_file_close(&f);
+			warn_component(path, err, RANGE_COLS);
+			return;
+		}
+		if (got == 0)
+			break;
+		off += (int64) got;
+		rc = bc_index_feed(c, buf, got);
+		while (rc == BC_OK)
+		{
+			rc = bc_index_next(c, &e, &have);
+			if (rc != BC_OK || !have)
+				break;
+			if (first == NULL)
+				first = make_bytea(e.key, e.key_len);
+			memcpy(last, e.key, e.key_len);
+			last_len = e.key_len;
+		}
+		if (rc != BC_OK)
+			break;
+	}
+	bloom_file_close(&f);
+	if (rc == BC_OK)
+		rc = bc_index_finish(c);
+	if (rc != BC_OK)
+	{
+		warn_component(path, bc_status_message(rc), RANGE_COLS);
+		return;
+	}
+	if (first != NULL)
+	{
+		m->first_key = first;
+		m->last_key = make_bytea(last, last_len);
+	}
+}
+
+/* first and last key from the footer of a BTI Partitions.db */
+static void
+read_partitions_range(const BloomSSTable *s, BloomSSTableMeta *m)
+{
+	char	   *path = component_path(s, "Partitions.db");
+	char	   *err = NULL;
+	BloomFile	f;
+	uint8		tail[BC_PARTITIONS_FOOTER];
+	bc_partitions_footer footer;
+	uint8	   *keys;
+	const uint8_t *first,
+			   *last;
+	size_t		first_len,
+				last_len,
+				got;
+	uint64		keys_len;
+	bc_status	rc;
+
+	if (!bloom_file_open(&f, path, &err))
+	{
+		warn_component(path, err, RANGE_COLS);
+		return;
+	}
+	if (f.size < BC_PARTITIONS_FOOTER)
+		rc = BC_ERR_PARTITIONS_TRUNCATED;
+	else if (!bloom_file_read(&f, f.size - BC_PARTITIONS_FOOTER, tail, BC_PARTITIONS_FOOTER,
+							  &got, &err))
+	{
+		bloom_file_close(&f);
+		warn_component(path, err, RANGE_COLS);
+		return;
+	}
+	else if (got != BC_PARTITIONS_FOOTER)
+		rc = BC_ERR_PARTITIONS_TRUNCATED;
+	else
+		rc = bc_partitions_footer_parse(tail, (uint64) f.size, &footer);
+	if (rc != BC_OK)
+	{
+		bloom_file_close(&f);
+		warn_component(path, bc_status_message(rc), RANGE_COLS);
+		return;
+	}
+	keys_len = (uint64) f.size - BC_PARTITIONS_FOOTER - footer.keys_pos;
+	if (keys_len > MAX_PARTITIONS_KEYS)
+	{
+		bloom_file_close(&f);
+		warn_component(path, psprintf("Partitions.db has %llu bytes between its trie and its footer, more than its first and last key can take",
+									  (unsigned long long) keys_len), RANGE_COLS);
+		return;
+	}
+	keys = palloc(Max(keys_len, 1));
+	if (!bloom_file_read(&f, (int64) footer.keys_pos, keys, (size_t) keys_len, &got, &err))
+	{
+		bloom_file_close(&f);
+		warn_component(path, err, RANGE_COLS);
+		return;
+	}
+	bloom_file_close(&f);
+	if (got != keys_len)
+		rc = BC_ERR_PARTITIONS_TRUNCATED;
+	else
+		rc = bc_partitions_keys_parse(keys, (size_t) keys_len, &first, &first_len,
+									  &last, &last_len);
+	if (rc != BC_OK)
+	{
+		warn_component(path, bc_status_message(rc), RANGE_COLS);
+		return;
+	}
+	if (footer.key_count > 0)
+	{
+		m->first_key = make_bytea(first, first_len);
+		m->last_key = make_bytea(last, last_len);
+	}
+}
+
+void
+bloom_sstable_read(const BloomSSTable *s, bool read_filter, BloomSSTableMeta *m)
+{
+	bc_order	order;
+	bc_layout	layout;
+	bc_status	st;
+
+	memset(m, 0, sizeof(*m));
+
+	/* a version bloomcass does not read: one WARNING for the SSTable */
+	st = bc_version_lookup(s->version, strlen(s->version), &order, &layout);
+	if (st != BC_OK)
+	{
+		ereport(WARNING,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("skipping the components of SSTable %s: version \"%s\": %s",
+						s->descriptor, s->version, bc_status_message(st)),
+				 errdetail("The SSTable is \"%s\"; it is listed with its filter, Statistics.db facts and key range NULL.",
+						   s->prefix)));
+		return;
+	}
+
+	if (read_filter && bloom_sstable_component_size(s, "Filter.db") >= 0)
+		read_filterdb(s, m);
+	if (bloom_sstable_component_size(s, "Statistics.db") >= 0)
+		read_statistics(s, m);
+
+	if (s->format == BC_SSTABLE_BTI)
+	{
+		if (bloom_sstable_component_size(s, "Partitions.db") >= 0)
+			read_partitions_range(s, m);
+	}
+	else
+	{
+		/* Summary.db holds both keys; without it, walk Index.db */
+		bool		done = false;
+
+		if (bloom_sstable_component_size(s, "Summary.db") >= 0)
+			done = read_summary(s, m);
+		if (!done && bloom_sstable_component_size(s, "Index.db") >= 0)
+			read_index_range(s, m);
+	}
+}
