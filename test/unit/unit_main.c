@@ -223,6 +223,8 @@ unit_parse_i64(const char *s, int64_t *out)
 	return 0;
 }
 
+void		suite_health(void);	/* test_health.c */
+
 struct suite
 {
 	const char *name;
@@ -245,6 +247,7 @@ main(int argc, char **argv)
 		{"sstable_name", suite_sstable_name},
 		{"statistics", suite_statistics},
 		{"txn_log", suite_txn_log},
+		{"health", suite_health},
 		{"partitions", suite_partitions},
 	};
 	size_t		i;
