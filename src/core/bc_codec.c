@@ -109,6 +109,15 @@ static const version_info versions[] = {
 	{"mc", 0, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
 	{"md", 0, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
 	{"me", 0, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+	/*
+	 * ScyllaDB's own versions after me, named <v>-<gen>-big-* (ScyllaDB has
+	 * only the big format name) but indexed by Partitions.db/Rows.db tries:
+	 * their Filter.db is me's (utils::filter_format::m_format, the bitset's
+	 * words written big-endian): scylladb/scylladb sstables/version.hh,
+	 * sstables/sstables.cc get_filter_format() and has_summary_and_index().
+	 */
+	{"ms", 0, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+	{"mt", 0, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
 	/* Cassandra 4.0 - 5.0: new order, raw payload */
 	{"na", 0, BC_ORDER_NEW, BC_LAYOUT_RAW},
 	{"nb", 0, BC_ORDER_NEW, BC_LAYOUT_RAW},
@@ -132,8 +141,23 @@ find_version(const char *v, size_t len)
 	return NULL;
 }
 
-/* A well-formed version name that is not murmur3-filtered or out of scope:
- * pre-1.2 (a..hf: SHA or Murmur2 filters), other DataStax trie versions. */
+/*
+ * A well-formed version name that is not murmur3-filtered or out of scope:
+ * pre-1.2 (a..hf: SHA or Murmur2 filters), other DataStax trie versions.
+ *
+ * What DataStax's source says of those (datastax/cassandra,
+ * src/java/org/apache/cassandra/io/sstable/format/bti/BtiFormat.java,
+ * class BtiVersion, at 031e18563dc86c25d749ca05ef6a2fbff4c090d0): aa (DSE
+ * 6.0), ac, ad (6.0.11/6.7.6, 6.0.14/6.7.11) have the "old BF format"
+ * (hasOldBfFormat: the bitset as big-endian longs, our swapped layout);
+ * ba (6.8), bb (6.8.5), ca (DSE-DB on OSS 4.0), cb, cc the new one (raw);
+ * ab is illegal (read as b, a pre-GA 6.8).  FilterComponent.java
+ * (5060a48d56486b5afb9f5ad0dfb00bd9c2654885) picks the serializer by
+ * hasOldBfFormat alone, and utils/BloomFilter.java
+ * (0071f5558bcc93abedb6c3ab4c057c1c447664f2) has one hash order for every
+ * version, setIndexes(hash[1], hash[0]): our new order.  Only bb, of which
+ * real files were checked, is in the table above.
+ */
 static int
 is_other_version(const char *v, size_t len)
 {
@@ -340,7 +364,7 @@ bc_status_message(bc_status st)
 		case BC_ERR_STATS_FIELD:
 			return "Statistics.db holds an impossible count, length or flag";
 		case BC_ERR_INDEX_BTI:
-			return "a BTI SSTable (da, bb) has no Index.db or Summary.db";
+			return "a trie-indexed SSTable (BTI da, bb; ScyllaDB ms, mt) has no Index.db or Summary.db";
 		case BC_ERR_INDEX_TRUNCATED:
 			return "Index.db ends inside an entry";
 		case BC_ERR_INDEX_LENGTH:

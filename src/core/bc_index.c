@@ -39,12 +39,13 @@ bc_index_era_lookup(const char *version, size_t len, bc_index_era *era)
 	bc_layout	layout;
 	bc_status	st;
 
-	/* ScyllaDB's ms and mt extend me; the filter table does not list them */
+	/*
+	 * ScyllaDB's ms and mt index partitions with a Partitions.db trie and
+	 * write no Index.db or Summary.db (scylladb/scylladb sstables/sstables.cc,
+	 * has_summary_and_index() is false for both)
+	 */
 	if (len == 2 && version[0] == 'm' && (version[1] == 's' || version[1] == 't'))
-	{
-		*era = BC_INDEX_ERA_30;
-		return BC_OK;
-	}
+		return BC_ERR_INDEX_BTI;
 	/* trie-indexed: Cassandra 5.0's da and DataStax's aa .. cc */
 	if (len == 2 && (version[0] == 'a' || version[0] == 'b' ||
 					 version[0] == 'c' || version[0] == 'd') &&

@@ -484,17 +484,18 @@ bc_status	bc_statistics_parse(const uint8_t *data, size_t len,
  * unsigned vints for ma and later.  It has no header, count or footer, so
  * a file cut exactly between two entries cannot be told from a complete
  * one; compare the last key with Summary.db's (bc_summary_parse) for that.
- * BTI SSTables (da, bb, ...) have neither file: BC_ERR_INDEX_BTI.
+ * Trie-indexed SSTables (BTI da, bb, ...; ScyllaDB's ms and mt) have
+ * neither file: BC_ERR_INDEX_BTI.
  * ------------------------------------------------------------------------ */
 typedef enum bc_index_era
 {
 	BC_INDEX_ERA_12 = 0,		/* ia ib ic: Summary.db is a list */
 	BC_INDEX_ERA_20,			/* ja jb: off-heap summary */
 	BC_INDEX_ERA_21,			/* ka la lb: and its sampling level */
-	BC_INDEX_ERA_30				/* ma .. oa, ScyllaDB ms mt: vints */
+	BC_INDEX_ERA_30				/* ma .. oa: vints */
 } bc_index_era;
 
-/* ia .. oa, ms, mt; BC_ERR_INDEX_BTI for trie versions, else as
+/* ia .. oa; BC_ERR_INDEX_BTI for trie versions (ms, mt too), else as
  * bc_version_lookup. */
 bc_status	bc_index_era_lookup(const char *version, size_t len, bc_index_era *era);
 

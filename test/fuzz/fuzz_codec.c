@@ -32,7 +32,9 @@
  *      Statistics.db, an Index.db (whole, and through the cursor in chunks
  *      sized by the chunking byte, which must agree) and a Summary.db of the
  *      version fuzz_versions[byte 0 % its size] (supported and refused
- *      versions).
+ *      versions);
+ *   12. the input as a BTI Partitions.db (its footer and first and last
+ *      keys), whole and through the two-step API, and as the keys alone.
  *
  * Deep checks on a valid image (for each layout L):
  *   L -> raw -> L is the identity, in place and out of place;
@@ -1305,8 +1307,8 @@ static const fuzz_version fuzz_versions[] = {
 	{"la", SV_TOC, BC_INDEX_ERA_21}, {"lb", SV_TOC, BC_INDEX_ERA_21},
 	{"ma", SV_HEADER, BC_INDEX_ERA_30}, {"mb", SV_HEADER, BC_INDEX_ERA_30},
 	{"mc", SV_HEADER, BC_INDEX_ERA_30}, {"md", SV_HEADER, BC_INDEX_ERA_30},
-	{"me", SV_HEADER, BC_INDEX_ERA_30}, {"ms", SV_HEADER, BC_INDEX_ERA_30},
-	{"mt", SV_HEADER, BC_INDEX_ERA_30}, {"na", SV_CRC, BC_INDEX_ERA_30},
+	{"me", SV_HEADER, BC_INDEX_ERA_30}, {"ms", SV_HEADER, -1},
+	{"mt", SV_HEADER, -1}, {"na", SV_CRC, BC_INDEX_ERA_30},
 	{"nb", SV_CRC, BC_INDEX_ERA_30}, {"nc", SV_CRC, BC_INDEX_ERA_30},
 	{"oa", SV_CRC, BC_INDEX_ERA_30}, {"da", SV_CRC, -1}, {"bb", SV_CRC, -1},
 	/* refused: pre-1.2, other trie versions, unknown, malformed */
@@ -1762,6 +1764,95 @@ fuzz_summary(const uint8_t *data, size_t len)
 	CHECK(bc_summary_entry(&s, -1, NULL, NULL, NULL) == BC_ERR_BUFFER);
 }
 
+/*
+ * The input as a whole Partitions.db (bc_partitions_parse), and through the
+ * two-step API from exact-size copies of its footer and keys; and the
+ * input as the keys region alone.
+ */
+static void
+fuzz_partitions(const uint8_t *data, size_t len)
+{
+	bc_partitions_footer f,
+				f2;
+	const uint8_t *a = data,
+			   *z = data;
+	size_t		al = 1,
+				zl = 1;
+	bc_status	st,
+				st2;
+
+	memset(&f, 0x5a, sizeof(f));
+	st = bc_partitions_parse(data, len, &f, &a, &al, &z, &zl);
+	CHECK(st == BC_OK || st == BC_ERR_PARTITIONS_TRUNCATED ||
+		  st == BC_ERR_PARTITIONS_FORMAT || st == BC_ERR_PARTITIONS_TRAILING);
+	CHECK(bc_status_message(st) != NULL);
+	if (st != BC_OK)
+		CHECK(f.keys_pos == 0 && f.key_count == 0 && f.root == 0 &&
+			  a == NULL && z == NULL && al == 0 && zl == 0);
+	else
+	{
+		size_t		body = len - BC_PARTITIONS_FOOTER;
+		int			same = al == zl && memcmp(a, z, al) == 0;
+
+		CHECK(len >= BC_PARTITIONS_FOOTER + 4);
+		CHECK(f.root < f.keys_pos && f.key_count <= f.keys_pos);
+		CHECK(f.keys_pos + 4 + al + zl == body);
+		CHECK(a == data + f.keys_pos + 2 && z == a + al + 2);
+		CHECK(al == (((size_t) a[-2] << 8) | a[-1]));
+		CHECK(zl == (((size_t) z[-2] << 8) | z[-1]));
+		if (f.key_count == 0)
+			CHECK(al == 0 && zl == 0);
+		else
+			CHECK(same == (f.key_count == 1));
+	}
+
+	/* the two steps agree with the whole */
+	{
+		uint8_t    *tail = NULL;
+
+		if (len >= BC_PARTITIONS_FOOTER)
+		{
+			tail = xmalloc(BC_PARTITIONS_FOOTER);
+			memcpy(tail, data + len - BC_PARTITIONS_FOOTER, BC_PARTITIONS_FOOTER);
+		}
+		st2 = bc_partitions_footer_parse(tail, len, &f2);
+		free(tail);
+		if (st2 == BC_OK)
+		{
+			size_t		klen = len - BC_PARTITIONS_FOOTER - (size_t) f2.keys_pos;
+			exact_buf	keys = exact_alloc(klen);
+			const uint8_t *a2,
+					   *z2;
+			size_t		al2,
+						zl2;
+
+			memcpy(keys.p, data + f2.keys_pos, klen);
+			st2 = bc_partitions_keys_parse(keys.p, klen, &a2, &al2, &z2, &zl2);
+			if (st2 == BC_OK)
+			{
+				CHECK(al2 + zl2 + 4 == klen && a2 == keys.p + 2 && z2 == a2 + al2 + 2);
+				st2 = bc_partitions_keys_check(&f2, a2, al2, z2, zl2);
+			}
+			else
+				CHECK(a2 == NULL && z2 == NULL && al2 == 0 && zl2 == 0);
+			free(keys.base);
+			if (st == BC_OK)
+				CHECK(f2.keys_pos == f.keys_pos && f2.key_count == f.key_count &&
+					  f2.root == f.root);
+		}
+		else
+			CHECK(f2.keys_pos == 0 && f2.key_count == 0 && f2.root == 0);
+		CHECK(st2 == st);
+	}
+
+	/* the input as the keys alone: two keys exactly, or an error */
+	st2 = bc_partitions_keys_parse(data, len, &a, &al, &z, &zl);
+	CHECK(st2 == BC_OK || st2 == BC_ERR_PARTITIONS_TRUNCATED ||
+		  st2 == BC_ERR_PARTITIONS_TRAILING);
+	if (st2 == BC_OK)
+		CHECK(al + zl + 4 == len && a == data + 2 && z == a + al + 2);
+}
+
 /* Every status has a sentence; order and layout names. */
 static void
 check_names_of_things(void)
@@ -1802,6 +1893,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_statistics(data, size);
 	fuzz_index(data, size);
 	fuzz_summary(data, size);
+	fuzz_partitions(data, size);
 	if (size == 0)
 		check_names_of_things();
 	return 0;

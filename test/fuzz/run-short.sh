@@ -20,7 +20,8 @@
 # type's binary form 01 00 00 00 + bytes and as its \x hex text form, plus
 # file names and numbers; a few real Statistics.db, Index.db and Summary.db
 # files per SSTable version with the two bytes that select their version,
-# and folder/component names of the real SSTables), fuzzes with $FUZZ_OUT/corpus/work as the growing
+# the BTI SSTables' Partitions.db as they are, and folder/component names of
+# the real SSTables), fuzzes with $FUZZ_OUT/corpus/work as the growing
 # corpus, and ends with one line
 #
 #   fuzz: N runs, 0 crashes in S s
@@ -193,8 +194,20 @@ if [[ -f test/data/sstables/MANIFEST.tsv ]]; then
 			} >"$SEED/sst-$nsst-$comp"
 			nseed=$((nseed + 1))
 		done
+		# BTI Partitions.db, whole (its stage reads the input as it is)
+		f=$base-Partitions.db
+		if [[ -f $f ]] && (($(stat -c %s "$f") <= MAX_LEN)); then
+			cat "$f" >"$SEED/sst-$nsst-Partitions"
+			nseed=$((nseed + 1))
+		fi
 	done <test/data/sstables/MANIFEST.tsv
 fi
+
+# the empty partition index Cassandra writes: a root node, two empty keys,
+# keys_pos 1, key count 0, root 0
+put_seed partitions-empty < <(printf '\x00\x00\x00\x00\x00'
+	printf '\x00\x00\x00\x00\x00\x00\x00\x01'
+	printf '\x00%.0s' {1..16})
 
 say "$nseed seeds from $i files in $SEED ($nskip over $MAX_LEN bytes left out)"
 

@@ -144,6 +144,7 @@ versions(void)
 		{"nb", BC_ORDER_NEW, BC_LAYOUT_RAW}, {"nc", BC_ORDER_NEW, BC_LAYOUT_RAW},
 		{"oa", BC_ORDER_NEW, BC_LAYOUT_RAW}, {"da", BC_ORDER_NEW, BC_LAYOUT_RAW},
 		{"bb", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"ms", BC_ORDER_NEW, BC_LAYOUT_SWAPPED}, {"mt", BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
 	};
 	static const struct
 	{
@@ -195,6 +196,9 @@ file_names(void)
 		{"/var/lib/cassandra/data/ks/t-1234/md-12-big-Filter.db", BC_OK, "md", BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
 		{"oa-3gxx_0n2c_2qfns2bbe9sxs6t4wp-big-Filter.db", BC_OK, "oa", BC_ORDER_NEW, BC_LAYOUT_RAW},
 		{"la-1-big-Filter.db", BC_OK, "la", BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
+		{"ms-1-big-Filter.db", BC_OK, "ms", BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+		{"/var/lib/scylla/data/ks/t-1c6a/mt-5-big-Filter.db", BC_OK, "mt", BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+		{"ms-1-bti-Filter.db", BC_ERR_FORMAT_MISMATCH, NULL, 0, 0},
 		{"keyspace1-auditlogsbyid-ka-1-Filter.db", BC_OK, "ka", BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
 		{"Filter.db", BC_ERR_FILE_NAME, NULL, 0, 0},
 		{"-Filter.db", BC_ERR_FILE_NAME, NULL, 0, 0},

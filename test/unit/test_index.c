@@ -443,8 +443,11 @@ check_crafted(void)
 		  "da summary");
 	CHECK(bc_index_init(c, "hb", 2) == BC_ERR_VERSION_UNSUPPORTED, "hb");
 	CHECK(bc_index_init(c, "zz", 2) == BC_ERR_VERSION_UNKNOWN, "zz");
-	CHECK(bc_index_init(c, "ms", 2) == BC_OK && c->era == BC_INDEX_ERA_30, "ms");
-	CHECK(bc_index_init(c, "mt", 2) == BC_OK, "mt");
+	/* ScyllaDB's ms and mt: Partitions.db tries, no Index.db */
+	CHECK(bc_index_init(c, "ms", 2) == BC_ERR_INDEX_BTI, "ms is a trie version");
+	CHECK(bc_index_init(c, "mt", 2) == BC_ERR_INDEX_BTI, "mt is a trie version");
+	CHECK(bc_summary_parse("ms", 2, NULL, 0, &s) == BC_ERR_INDEX_BTI,
+		  "ms summary");
 	CHECK(bc_index_init(c, "ia", 2) == BC_OK && c->era == BC_INDEX_ERA_12, "ia");
 	CHECK(bc_index_init(c, "ja", 2) == BC_OK && c->era == BC_INDEX_ERA_20, "ja");
 	CHECK(bc_index_init(c, "lb", 2) == BC_OK && c->era == BC_INDEX_ERA_21, "lb");
