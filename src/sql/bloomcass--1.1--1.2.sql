@@ -36,3 +36,13 @@ COMMENT ON FUNCTION @extschema@.cassandra_sstables(text, boolean, boolean) IS
 -- cassandra_index_keys, cassandra_sstable_keys)
 
 -- section: filter health (bloom_health)
+CREATE FUNCTION @extschema@.bloom_health(f @extschema@.bloom, partitions bigint, fp_chance float8,
+	OUT expected_hash_count integer, OUT expected_word_count bigint,
+	OUT hash_count integer, OUT word_count bigint,
+	OUT sized_for_min bigint, OUT sized_for_max bigint,
+	OUT fpr_at_partitions float8, OUT expected_fpr float8, OUT fpr_ratio float8,
+	OUT fill_fpr float8, OUT verdict text)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'bloom_health' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_health(@extschema@.bloom, bigint, float8) IS
+	'a filter against the one Cassandra sizes for (partitions, fp_chance): that filter''s hash and word counts, this one''s, the key counts Cassandra would have sized this one for (NULL if none), the theoretical false-positive rate of both at partitions keys, their ratio (NULL for 0 partitions), the rate from the fill, and verdict: ''ok'' when the shape is Cassandra''s; else ''hash_count_mismatch'' when the hash count differs (sized for another fp_chance); else, by the ratio, ''saturated'' above 1.25, ''oversized'' below 0.75 (for 0 partitions: more than one word), ''ok'' between (ScyllaDB''s tolerance)';
