@@ -58,3 +58,92 @@ SELECT bloom_export(bloom_import_file(:'nb_path'), 'nb') AS read_with_privilege;
 RESET ROLE;
 DROP OWNED BY bloomcass_reader;
 DROP ROLE bloomcass_reader;
+
+--
+-- Version 1.2 reads server files itself (cassandra_sstables and the
+-- functions that read an SSTable's components).  For every role and path it
+-- must decide exactly as pg_read_binary_file(text) does: EXECUTE on that
+-- function first, then its path rule (any path for pg_read_server_files,
+-- else only below the data directory or the log directory).
+--
+CREATE ROLE bloomcass_noexec;		-- neither EXECUTE nor pg_read_server_files
+CREATE ROLE bloomcass_exec;		-- EXECUTE only
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_exec;
+CREATE ROLE bloomcass_files;		-- pg_read_server_files only
+GRANT pg_read_server_files TO bloomcass_files;
+CREATE ROLE bloomcass_both;		-- both
+GRANT pg_read_server_files TO bloomcass_both;
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_both;
+
+-- the privilege decision a query meets: 'allowed' unless it fails with
+-- insufficient_privilege (42501), then the message
+CREATE FUNCTION privilege_of(query text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE query;
+	RETURN 'allowed';
+EXCEPTION
+	WHEN insufficient_privilege THEN RETURN SQLERRM;
+	WHEN OTHERS THEN RETURN 'allowed';
+END $$;
+GRANT EXECUTE ON FUNCTION privilege_of(text) TO PUBLIC;
+
+-- directories (paths of the same place for pg_read_binary_file and the
+-- listing), outside and inside the data directory, absolute and relative
+CREATE TABLE probe_paths (label text, path text);
+INSERT INTO probe_paths VALUES
+	('a table folder of the reference data (absolute)', test_path('node/data/ks/table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0')),
+	('a missing folder outside the data directory (absolute)', '/nonexistent-bloomcass-folder'),
+	('pg_wal in the data directory (absolute)', current_setting('data_directory') || '/pg_wal/archive_status'),
+	('pg_wal in the data directory (relative)', 'pg_wal/archive_status'),
+	('the same, through .. (relative)', 'base/../pg_wal/archive_status'),
+	('above the data directory (relative)', '../nonexistent-bloomcass-folder'),
+	('above it, through base (relative)', 'base/../../nonexistent-bloomcass-folder');
+GRANT SELECT ON probe_paths TO PUBLIC;
+
+CREATE TABLE probe_results (role text, label text, pg_read_binary_file text, cassandra_sstables text,
+	cassandra_sstable_keys text);
+GRANT INSERT ON probe_results TO PUBLIC;
+DO $$
+DECLARE
+	r text;
+	p record;
+BEGIN
+	FOREACH r IN ARRAY ARRAY['bloomcass_noexec', 'bloomcass_exec', 'bloomcass_files', 'bloomcass_both'] LOOP
+		EXECUTE format('SET LOCAL ROLE %I', r);
+		FOR p IN SELECT * FROM probe_paths LOOP
+			INSERT INTO probe_results VALUES (r, p.label,
+				privilege_of(format('SELECT pg_catalog.pg_read_binary_file(%L)', p.path)),
+				privilege_of(format('SELECT count(*) FROM cassandra_sstables(%L)', p.path)),
+				privilege_of(format('SELECT count(*) FROM cassandra_sstable_keys(%L)', p.path || '/nb-1-big')));
+		END LOOP;
+		RESET ROLE;
+	END LOOP;
+END $$;
+-- (PostgreSQL 15 says "current directory" where later versions say "data
+-- directory"; the comparison is with the raw messages)
+SELECT role, label, replace(cassandra_sstables, 'current directory', 'data directory') AS cassandra_sstables,
+       cassandra_sstables = pg_read_binary_file AND cassandra_sstable_keys = pg_read_binary_file AS same_decision
+FROM probe_results ORDER BY role, label;
+SELECT count(*) AS probes, count(*) FILTER (WHERE cassandra_sstables = pg_read_binary_file) AS same_for_listing,
+       count(*) FILTER (WHERE cassandra_sstable_keys = pg_read_binary_file) AS same_for_keys
+FROM probe_results;
+SELECT role, label, pg_read_binary_file, cassandra_sstables, cassandra_sstable_keys
+FROM probe_results
+WHERE cassandra_sstables IS DISTINCT FROM pg_read_binary_file
+   OR cassandra_sstable_keys IS DISTINCT FROM pg_read_binary_file;
+
+-- a role that may read the files gets the same listing as the superuser
+SELECT test_path('node/data') AS node_data \gset
+SET client_min_messages = error;
+SET ROLE bloomcass_both;
+SELECT count(*) AS listed_by_a_reader, count(filter) AS with_filter
+FROM cassandra_sstables(:'node_data');
+SELECT count(*) AS keys_read_by_a_reader
+FROM cassandra_sstable_keys(:'node_data' || '/ks/table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0/na-1-big');
+RESET ROLE;
+RESET client_min_messages;
+
+DROP TABLE probe_results, probe_paths;
+DROP FUNCTION privilege_of(text);
+DROP OWNED BY bloomcass_noexec, bloomcass_exec, bloomcass_files, bloomcass_both;
+DROP ROLE bloomcass_noexec, bloomcass_exec, bloomcass_files, bloomcass_both;

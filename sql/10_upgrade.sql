@@ -40,6 +40,24 @@ CREATE TABLE parted_1 PARTITION OF parted FOR VALUES WITH (MODULUS 2, REMAINDER 
 INSERT INTO parted SELECT f FROM stored;
 SELECT count(*) AS partitioned_rows FROM parted;
 
+-- 1.2: the rest of the SSTable; stored values stay intact
+ALTER EXTENSION bloomcass UPDATE TO '1.2';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
+SELECT p.proname AS added_in_1_2
+FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomcass')
+  AND p.proname IN ('cassandra_sstables', 'cassandra_sstable_keys', 'cassandra_statistics',
+                    'cassandra_summary', 'cassandra_index_keys', 'bloom_health')
+ORDER BY 1;
+SELECT s.id, s.kind, md5(s.f::text) = b.text_md5 AND md5(bloom_send(s.f)) = b.binary_md5 AS intact
+FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
+-- a stored filter is the one the listing reads from its file
+SET client_min_messages = error;
+SELECT s.f = l.filter AS stored_equals_listed
+FROM stored s, cassandra_sstables(:'data_dir' || 'sstables/cassandra/legacy-sstables/mc/legacy_tables/legacy_mc_simple') l
+WHERE s.id = 4;
+RESET client_min_messages;
+
 \c contrib_regression :test_user
 DROP DATABASE bloomcass_upgrade;
 

@@ -46,4 +46,14 @@
 #define bloom_proc_aclcheck(fn, role, mode) pg_proc_aclcheck((fn), (role), (mode))
 #endif
 
+/*
+ * The words of pg_read_binary_file's refusal of a relative path that leaves
+ * the data directory (genfile.c): "current directory" up to 15.
+ */
+#if PG_VERSION_NUM >= 160000
+#define BLOOM_RELATIVE_PATH_MESSAGE "path must be in or below the data directory"
+#else
+#define BLOOM_RELATIVE_PATH_MESSAGE "path must be in or below the current directory"
+#endif
+
 #endif							/* BLOOM_COMPAT_H */

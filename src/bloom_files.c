@@ -63,7 +63,7 @@ bloom_file_path(const char *path)
 	else if (!path_is_relative_and_below_cwd(filename))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("path must be in or below the data directory")));
+				 errmsg(BLOOM_RELATIVE_PATH_MESSAGE)));
 
 	return filename;
 }

@@ -25,7 +25,9 @@ destname=$(basename "$dest")
 L=$src/cassandra/legacy-sstables
 
 rm -rf -- "$dest"
-mkdir -p "$dest/data"
+mkdir -p "$dest/data" "$dest/rebuilt"
+# where the recipe test writes rebuilt Filter.db files (as the server)
+chmod a+rwx "$dest/rebuilt"
 data=$dest/data
 exp=$dest/expected.tsv
 : >"$exp"
@@ -103,5 +105,19 @@ truncate -s 10 "$data/$b/nb-3-big-Summary.db"
 sstable "$NB" "$b/nb-4-big" live "Filter.db unreadable (mode 000)"
 chmod 000 "$data/$b/nb-4-big-Filter.db"
 sstable "$NB" "$b/zz-5-big" live "version zz (unknown)"
+
+# filters Cassandra did not size for the partitions they hold: sized from an
+# estimate (compaction, streaming), and a 16-byte one as CQLSSTableWriter
+# wrote (CASSANDRA-21423): Cassandra's sizing for 0 keys (5 hashes, 1 word)
+# with every bit set
+T=$src/sstable-transformer/clickhouse/src/test/resources/sstables/oa-13-big
+e=estimates/bills-55555555555555555555555555555555
+sstable "$T" "$e/oa-13-big" live
+sstable "$T" "$e/oa-14-big" live "Filter.db replaced by a 16-byte one"
+printf '\x00\x00\x00\x05\x00\x00\x00\x01\xff\xff\xff\xff\xff\xff\xff\xff' >"$data/$e/oa-14-big-Filter.db"
+sstable "$L/ka/legacy_tables/legacy_ka_repeated_rt/Keyspace1-legacy_ka_repeated_rt-ka-1" \
+	estimates/legacy_ka_repeated_rt/Keyspace1-legacy_ka_repeated_rt-ka-1 live
+sstable "$src/sstable-adaptor/sstable-adaptor-core/src/test/resources/data/cass3/keyspace1/auditlogsbyid/mc-1-big" \
+	estimates/auditlogsbyid-66666666666666666666666666666666/mc-1-big live
 
 LC_ALL=C sort -o "$exp" "$exp"
