@@ -24,7 +24,7 @@
  * folders are not entered); include_inactive lists all of them with their
  * state.  Names that are not SSTable components are ignored.  Symbolic
  * links are followed (Cassandra's data folders are often links to other
- * disks), each directory once.
+ * disks), except one back to a directory being walked.
  *
  * Privileges: the folder given, and every file read below it, pass
  * bloom_file_path (pg_read_binary_file's rule) first.
