@@ -82,5 +82,6 @@ void		suite_sstable_name(void);
 void		suite_statistics(void);
 void		suite_txn_log(void);
 void		suite_partitions(void);
+void		suite_scylladb(void);
 
 #endif

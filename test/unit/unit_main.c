@@ -249,6 +249,7 @@ main(int argc, char **argv)
 		{"txn_log", suite_txn_log},
 		{"health", suite_health},
 		{"partitions", suite_partitions},
+		{"scylladb", suite_scylladb},
 	};
 	size_t		i;
 
