@@ -104,6 +104,16 @@ extern BLOOM_INTERNAL uint8 *bloom_file_read_all(const char *path, size_t max, s
 /* bloom_util.c: the SQLSTATE of a core status */
 extern BLOOM_INTERNAL int bloom_sqlstate(bc_status st);
 
+/*
+ * bloom_sstable_parse.c: a core status of reading an SSTable component
+ * ("Index.db") as an ERROR naming it; file is the server file read (for
+ * BC_ERR_INDEX_BTI the SSTable), NULL for bytes given as an argument; keys,
+ * when not 0, the partition keys read before the error.
+ */
+BLOOM_NORETURN extern BLOOM_INTERNAL void bloom_component_error(bc_status st, const char *component,
+																const char *version, const char *file,
+																uint64 keys);
+
 /* long loops work in slices of this many words, checking for interrupts */
 #define BLOOM_CHUNK_WORDS (INT64CONST(1) << 20)
 

@@ -35,6 +35,43 @@ COMMENT ON FUNCTION @extschema@.cassandra_sstables(text, boolean, boolean) IS
 -- section: component parsers (cassandra_statistics, cassandra_summary,
 -- cassandra_index_keys, cassandra_sstable_keys)
 
+-- Statistics.db, Summary.db and Index.db bytes of the given SSTable version
+-- (ia .. oa, da and bb for Statistics.db; BIG versions for the other two).
+CREATE FUNCTION @extschema@.cassandra_statistics(data bytea, version text,
+	OUT partitioner text, OUT fp_chance float8, OUT partitions bigint,
+	OUT key_type text, OUT checksummed boolean)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'cassandra_statistics'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_statistics(bytea, text) IS
+	'partitioner, bloom_filter_fp_chance, partition count and key type from the bytes of a Statistics.db';
+
+CREATE FUNCTION @extschema@.cassandra_summary(data bytea, version text,
+	OUT min_index_interval integer, OUT sampled_entries integer,
+	OUT sampling_level integer, OUT size_at_full_sampling integer,
+	OUT first_key bytea, OUT last_key bytea)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'cassandra_summary'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_summary(bytea, text) IS
+	'index sampling and first and last partition keys from the bytes of a Summary.db';
+
+CREATE FUNCTION @extschema@.cassandra_index_keys(data bytea, version text)
+	RETURNS SETOF bytea
+	AS 'MODULE_PATHNAME', 'cassandra_index_keys'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_index_keys(bytea, text) IS
+	'every partition key of the bytes of an Index.db, in file order';
+
+-- path: the SSTable's common prefix (.../nb-1-big, .../ks-cf-ka-1) or any
+-- of its component files; Index.db is read in pieces, never whole.
+CREATE FUNCTION @extschema@.cassandra_sstable_keys(path text)
+	RETURNS SETOF bytea
+	AS 'MODULE_PATHNAME', 'cassandra_sstable_keys'
+	LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_sstable_keys(text) IS
+	'every partition key of a BIG SSTable on the server, from its Index.db in file order (pg_read_binary_file privileges apply)';
+
 -- section: filter health (bloom_health)
 CREATE FUNCTION @extschema@.bloom_health(f @extschema@.bloom, partitions bigint, fp_chance float8,
 	OUT expected_hash_count integer, OUT expected_word_count bigint,
