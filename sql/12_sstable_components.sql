@@ -262,6 +262,7 @@ SELECT p, t.state, t.message
 FROM unnest(ARRAY['sstables/MANIFEST.tsv', 'sstables', 'sstables/', 'sstables/cassandra/nb-99-big',
                   'sstables/cassandra/nb-99-big-Data.db', 'sstables/cassandra/ks-cf-ka-7',
                   'sstables/cassandra/zz-1-big', 'sstables/cassandra/x-nb-1-big', 'sstables/cassandra/nb-1-bti-Index.db',
+                  'sstables/cassandra/ms-1-big', 'sstables/cassandra/ks-cf-hb-1-Data.db',
                   'sstables/cassandra/nb-1-big-Index.txt']) p
 CROSS JOIN LATERAL try_sql('SELECT count(*) FROM cassandra_sstable_keys($1)', test_path(p)) t
 ORDER BY p COLLATE "C";
@@ -501,7 +502,7 @@ GROUP BY 1, 2, 3 ORDER BY component, state, message COLLATE "C";
 SELECT f.fn, t.state, regexp_replace(t.message, 'version "[^"]*"', 'version "V"') AS message,
        string_agg(quote_literal(v), ' ' ORDER BY v COLLATE "C") AS versions
 FROM unnest(ARRAY['', 'z', 'zz', 'NB', 'nb ', ' nb', 'n', 'nbb', 'pa', 'mf', 'hf', 'hb', 'ga', 'f', 'e', 'b',
-                  'aa', 'ba', 'ac', 'da', 'bb', 'ka-1', 'nb-1-big-Data.db', '4.0']) v
+                  'aa', 'ba', 'ac', 'da', 'bb', 'ms', 'mt', 'ka-1', 'nb-1-big-Data.db', '4.0']) v
 CROSS JOIN unnest(ARRAY['cassandra_statistics', 'cassandra_summary', 'cassandra_index_keys']) f(fn)
 CROSS JOIN LATERAL try_sql(format('SELECT count(*) FROM %s(''\x00000001''::bytea, $1)', f.fn), v) t
 GROUP BY 1, 2, 3 ORDER BY f.fn, t.state, regexp_replace(t.message, 'version "[^"]*"', 'version "V"') COLLATE "C";

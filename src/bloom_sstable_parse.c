@@ -54,30 +54,34 @@ bloom_component_error(bc_status st, const char *component, const char *version,
 							component, file, vlen, version) :
 					 errmsg("cannot read %s of SSTable version \"%.*s\": the version is not supported",
 							component, vlen, version),
-					 errdetail("bloomcass reads the SSTables of Cassandra 1.2 (version ia) and later, and the BTI versions da and bb.")));
+					 errdetail("bloomcass reads the SSTables of Cassandra 1.2 (version ia) and later, DataStax's bb and ScyllaDB's ms and mt.")));
 			break;
 		case BC_ERR_INDEX_BTI:
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 file ?
-					 errmsg("SSTable \"%s\" is a BTI SSTable (version \"%.*s\"): it has no %s",
+					 errmsg("SSTable \"%s\" is trie-indexed (BTI, version \"%.*s\"): it has no %s",
 							file, vlen, version, component) :
-					 errmsg("SSTable version \"%.*s\" is a BTI format: its SSTables have no %s",
+					 errmsg("SSTable version \"%.*s\" is trie-indexed (BTI): its SSTables have no %s",
 							vlen, version, component),
-					 errhint("A BTI SSTable indexes its partitions in Partitions.db, which keeps only the prefixes that tell partition keys apart, not the whole keys.")));
+					 errhint("A trie-indexed SSTable indexes its partitions in Partitions.db, which keeps only the prefixes that tell partition keys apart, not the whole keys.")));
 			break;
 		default:
 			if (file)
 				ereport(ERROR,
 						(errcode(bloom_sqlstate(st)),
 						 errmsg("invalid %s \"%s\": %s", component, file, bc_status_message(st)),
-						 keys > 0 ? errdetail("%llu partition keys were read before the error.",
-											  (unsigned long long) keys) : 0));
+						 keys > 0 ? errdetail_plural("%llu partition key was read before the error.",
+													 "%llu partition keys were read before the error.",
+													 (unsigned long) keys,
+													 (unsigned long long) keys) : 0));
 			ereport(ERROR,
 					(errcode(bloom_sqlstate(st)),
 					 errmsg("invalid %s: %s", component, bc_status_message(st)),
-					 keys > 0 ? errdetail("%llu partition keys were read before the error.",
-										  (unsigned long long) keys) : 0));
+					 keys > 0 ? errdetail_plural("%llu partition key was read before the error.",
+												 "%llu partition keys were read before the error.",
+												 (unsigned long) keys,
+												 (unsigned long long) keys) : 0));
 			break;
 	}
 	pg_unreachable();
