@@ -3,7 +3,7 @@
  * cassandra_sstables(): its filter, what Statistics.db says (partitioner,
  * fp_chance, partition count, key type) and its first and last partition
  * keys (Summary.db, else Index.db, for BIG; the Partitions.db footer for
- * BTI).
+ * BTI and ScyllaDB's ms and mt).
  *
  * A listing of a node must not stop at one bad SSTable, so every problem
  * with a component (unreadable, malformed, a version bloomcass does not
@@ -309,8 +309,12 @@ read_partitions_range(const BloomSSTable *s, BloomSSTableMeta *m)
 	if (got != keys_len)
 		rc = BC_ERR_PARTITIONS_TRUNCATED;
 	else
+	{
 		rc = bc_partitions_keys_parse(keys, (size_t) keys_len, &first, &first_len,
 									  &last, &last_len);
+		if (rc == BC_OK)
+			rc = bc_partitions_keys_check(&footer, first, first_len, last, last_len);
+	}
 	if (rc != BC_OK)
 	{
 		warn_component(path, bc_status_message(rc), RANGE_COLS);
@@ -329,6 +333,7 @@ bloom_sstable_read(const BloomSSTable *s, bool read_filter, BloomSSTableMeta *m)
 	bc_order	order;
 	bc_layout	layout;
 	bc_status	st;
+	bc_index_era era;
 
 	memset(m, 0, sizeof(*m));
 
@@ -350,7 +355,9 @@ bloom_sstable_read(const BloomSSTable *s, bool read_filter, BloomSSTableMeta *m)
 	if (bloom_sstable_component_size(s, "Statistics.db") >= 0)
 		read_statistics(s, m);
 
-	if (s->format == BC_SSTABLE_BTI)
+	/* trie-indexed: BTI, and ScyllaDB's ms and mt though named -big- */
+	if (s->format == BC_SSTABLE_BTI ||
+		bc_index_era_lookup(s->version, strlen(s->version), &era) == BC_ERR_INDEX_BTI)
 	{
 		if (bloom_sstable_component_size(s, "Partitions.db") >= 0)
 			read_partitions_range(s, m);

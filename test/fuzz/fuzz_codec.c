@@ -34,7 +34,9 @@
  *      version fuzz_versions[byte 0 % its size] (supported and refused
  *      versions);
  *   12. the input as a BTI Partitions.db (its footer and first and last
- *      keys), whole and through the two-step API, and as the keys alone.
+ *      keys), whole and through the two-step API, and as the keys alone;
+ *   13. each line of the input as a transaction log record, and the input
+ *      as a log's file name.
  *
  * Deep checks on a valid image (for each layout L):
  *   L -> raw -> L is the identity, in place and out of place;
@@ -1853,6 +1855,51 @@ fuzz_partitions(const uint8_t *data, size_t len)
 		CHECK(al + zl + 4 == len && a == data + 2 && z == a + al + 2);
 }
 
+/*
+ * Stage 13: a record parsed is what its line says: a known type word, the
+ * path inside the first brackets, its last element (less one '-') the base.
+ */
+static void
+fuzz_txn_log(const uint8_t *data, size_t len)
+{
+	const char *line = (const char *) data;
+	const char *end = line + len;
+
+	(void) bc_txn_log_name((const char *) data, len);
+	while (line <= end)
+	{
+		const char *nl = memchr(line, '\n', (size_t) (end - line));
+		size_t		llen = (size_t) ((nl ? nl : end) - line);
+		char	   *copy = xmalloc(llen + 1);
+		bc_txn_record r;
+		bc_status	st;
+
+		/* an exact-size copy: a read past the line is caught */
+		memcpy(copy, line, llen);
+		st = bc_txn_record_parse(copy, llen, &r);
+		CHECK(st == BC_OK || st == BC_ERR_TXN_RECORD);
+		if (st == BC_OK)
+		{
+			const char *colon = memchr(copy, ':', llen);
+
+			CHECK(colon != NULL && colon[1] == '[' && copy[llen - 1 - (copy[llen - 1] == '\r')] == ']');
+			if (r.type == BC_TXN_ADD || r.type == BC_TXN_REMOVE)
+			{
+				CHECK(r.path == colon + 2 && r.path_len > 0 && r.base_len > 0);
+				CHECK(r.base >= r.path && r.base + r.base_len <= r.path + r.path_len);
+				CHECK(memchr(r.base, '/', r.base_len) == NULL &&
+					  memchr(r.base, ',', r.base_len) == NULL);
+			}
+			else
+				CHECK(r.type == BC_TXN_COMMIT || r.type == BC_TXN_ABORT);
+		}
+		free(copy);
+		if (nl == NULL)
+			break;
+		line = nl + 1;
+	}
+}
+
 /* Every status has a sentence; order and layout names. */
 static void
 check_names_of_things(void)
@@ -1894,6 +1941,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_index(data, size);
 	fuzz_summary(data, size);
 	fuzz_partitions(data, size);
+	fuzz_txn_log(data, size);
 	if (size == 0)
 		check_names_of_things();
 	return 0;

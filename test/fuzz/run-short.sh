@@ -209,6 +209,10 @@ put_seed partitions-empty < <(printf '\x00\x00\x00\x00\x00'
 	printf '\x00\x00\x00\x00\x00\x00\x00\x01'
 	printf '\x00%.0s' {1..16})
 
+# transaction logs as Cassandra writes them, finished and not
+put_seed txn-committed < <(printf 'ADD:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-4-big,0,8][2913358812]\nREMOVE:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-3-big,1700000000000,8][114935137]\nCOMMIT:[,1700000000000,0][2613697770]\n')
+put_seed txn-name < <(printf 'nb_txn_compaction_6a3b3f20-9a94-11e8-a0e6-e9a8e4bb7a4d.log')
+
 say "$nseed seeds from $i files in $SEED ($nskip over $MAX_LEN bytes left out)"
 
 # ---------------------------------------------------------------------------
