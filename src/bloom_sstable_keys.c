@@ -91,16 +91,6 @@ sstable_of_path(const char *path, char **prefix, char **version, bc_sstable_form
 	*format = n.format;
 }
 
-static bytea *
-make_bytea(const uint8 *data, size_t len)
-{
-	bytea	   *b = (bytea *) palloc(VARHDRSZ + len);
-
-	SET_VARSIZE(b, VARHDRSZ + len);
-	if (len > 0)
-		memcpy(VARDATA(b), data, len);
-	return b;
-}
 
 static SSTableKeysState *
 sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo)
@@ -171,7 +161,7 @@ cassandra_sstable_keys(PG_FUNCTION_ARGS)
 		if (got)
 		{
 			s->keys++;
-			SRF_RETURN_NEXT(funcctx, PointerGetDatum(make_bytea(e.key, e.key_len)));
+			SRF_RETURN_NEXT(funcctx, PointerGetDatum(bloom_bytea(e.key, e.key_len)));
 		}
 		if (s->eof)
 			break;

@@ -87,16 +87,6 @@ bloom_component_error(bc_status st, const char *component, const char *version,
 	pg_unreachable();
 }
 
-static bytea *
-make_bytea(const uint8 *data, size_t len)
-{
-	bytea	   *b = (bytea *) palloc(VARHDRSZ + len);
-
-	SET_VARSIZE(b, VARHDRSZ + len);
-	if (len > 0)
-		memcpy(VARDATA(b), data, len);
-	return b;
-}
 
 /*
  * cassandra_statistics(data bytea, version text, OUT partitioner text,
@@ -169,8 +159,8 @@ cassandra_summary(PG_FUNCTION_ARGS)
 	values[1] = Int32GetDatum(s.count);
 	values[2] = Int32GetDatum(s.sampling_level);
 	values[3] = Int32GetDatum(s.size_at_full_sampling);
-	values[4] = PointerGetDatum(make_bytea(s.first, s.first_len));
-	values[5] = PointerGetDatum(make_bytea(s.last, s.last_len));
+	values[4] = PointerGetDatum(bloom_bytea(s.first, s.first_len));
+	values[5] = PointerGetDatum(bloom_bytea(s.last, s.last_len));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
@@ -229,7 +219,7 @@ cassandra_index_keys(PG_FUNCTION_ARGS)
 	if (got)
 	{
 		state->keys++;
-		SRF_RETURN_NEXT(funcctx, PointerGetDatum(make_bytea(e.key, e.key_len)));
+		SRF_RETURN_NEXT(funcctx, PointerGetDatum(bloom_bytea(e.key, e.key_len)));
 	}
 	st = bc_index_finish(&state->cursor);
 	if (st != BC_OK)

@@ -69,21 +69,28 @@ warn_component(const char *path, const char *what, const char *columns)
 				 errdetail("The file is \"%s\"; its SSTable is listed with %s NULL.", path, columns)));
 }
 
-static bytea *
-make_bytea(const uint8 *data, size_t len)
+/*
+ * The whole of a component of at most max bytes, or NULL after a WARNING
+ * (columns as for warn_component); *path is set either way.
+ */
+static uint8 *
+read_whole(const BloomSSTable *s, const char *component, size_t max,
+		   const char *columns, char **path, size_t *len)
 {
-	bytea	   *b = (bytea *) palloc(VARHDRSZ + len);
+	char	   *err = NULL;
+	uint8	   *data;
 
-	SET_VARSIZE(b, VARHDRSZ + len);
-	memcpy(VARDATA(b), data, len);
-	return b;
+	*path = component_path(s, component);
+	data = bloom_file_read_all(*path, max, len, &err);
+	if (data == NULL)
+		warn_component(*path, err, columns);
+	return data;
 }
 
 static void
 read_filterdb(const BloomSSTable *s, BloomSSTableMeta *m)
 {
-	char	   *path = component_path(s, "Filter.db");
-	char	   *err = NULL;
+	char	   *path;
 	uint8	   *data;
 	size_t		len;
 	bc_order	order;
@@ -92,18 +99,11 @@ read_filterdb(const BloomSSTable *s, BloomSSTableMeta *m)
 	int32		k;
 	int64		w;
 
-	st = bc_version_lookup(s->version, strlen(s->version), &order, &layout);
-	if (st != BC_OK)
-	{
-		warn_component(path, bc_status_message(st), FILTER_COLS);
-		return;
-	}
-	data = bloom_file_read_all(path, (size_t) BC_MAX_VALUE_BYTES, &len, &err);
+	/* bloom_sstable_read has checked the version */
+	(void) bc_version_lookup(s->version, strlen(s->version), &order, &layout);
+	data = read_whole(s, "Filter.db", (size_t) BC_MAX_VALUE_BYTES, FILTER_COLS, &path, &len);
 	if (data == NULL)
-	{
-		warn_component(path, err, FILTER_COLS);
 		return;
-	}
 	st = bc_filterdb_check(data, len, BC_MAX_WORDS_VALUE, &k, &w);
 	if (st != BC_OK)
 		warn_component(path, bc_status_message(st), FILTER_COLS);
@@ -115,33 +115,28 @@ read_filterdb(const BloomSSTable *s, BloomSSTableMeta *m)
 static void
 read_statistics(const BloomSSTable *s, BloomSSTableMeta *m)
 {
-	char	   *path = component_path(s, "Statistics.db");
-	char	   *err = NULL;
+	char	   *path;
 	uint8	   *data;
 	size_t		len;
 	bc_statistics st;
 	bc_status	rc;
 
-	data = bloom_file_read_all(path, MAX_STATISTICS_BYTES, &len, &err);
+	data = read_whole(s, "Statistics.db", MAX_STATISTICS_BYTES, STATS_COLS, &path, &len);
 	if (data == NULL)
-	{
-		warn_component(path, err, STATS_COLS);
 		return;
-	}
 	rc = bc_statistics_parse(data, len, s->version, strlen(s->version), &st);
 	if (rc != BC_OK)
-	{
 		warn_component(path, bc_status_message(rc), STATS_COLS);
-		pfree(data);
-		return;
+	else
+	{
+		m->partitioner = pnstrdup((const char *) st.partitioner, st.partitioner_len);
+		m->have_fp_chance = st.has_fp_chance != 0;
+		m->fp_chance = st.fp_chance;
+		m->have_partitions = true;
+		m->partitions = st.partitions;
+		if (st.key_type != NULL)
+			m->key_type = pnstrdup((const char *) st.key_type, st.key_type_len);
 	}
-	m->partitioner = pnstrdup((const char *) st.partitioner, st.partitioner_len);
-	m->have_fp_chance = st.has_fp_chance != 0;
-	m->fp_chance = st.fp_chance;
-	m->have_partitions = true;
-	m->partitions = st.partitions;
-	if (st.key_type != NULL)
-		m->key_type = pnstrdup((const char *) st.key_type, st.key_type_len);
 	pfree(data);
 }
 
@@ -149,30 +144,27 @@ read_statistics(const BloomSSTable *s, BloomSSTableMeta *m)
 static bool
 read_summary(const BloomSSTable *s, BloomSSTableMeta *m)
 {
-	char	   *path = component_path(s, "Summary.db");
-	char	   *err = NULL;
+	char	   *path;
 	uint8	   *data;
 	size_t		len;
 	bc_summary	sum;
 	bc_status	rc;
+	const char *columns = bloom_sstable_component_size(s, "Index.db") >= 0 ?
+		SUMMARY_COLS : RANGE_COLS;
 
-	data = bloom_file_read_all(path, MAX_SUMMARY_BYTES, &len, &err);
+	data = read_whole(s, "Summary.db", MAX_SUMMARY_BYTES, columns, &path, &len);
 	if (data == NULL)
-	{
-		warn_component(path, err, SUMMARY_COLS);
 		return false;
-	}
 	rc = bc_summary_parse(s->version, strlen(s->version), data, len, &sum);
 	if (rc != BC_OK)
+		warn_component(path, bc_status_message(rc), columns);
+	else
 	{
-		warn_component(path, bc_status_message(rc), SUMMARY_COLS);
-		pfree(data);
-		return false;
+		m->first_key = bloom_bytea(sum.first, sum.first_len);
+		m->last_key = bloom_bytea(sum.last, sum.last_len);
 	}
-	m->first_key = make_bytea(sum.first, sum.first_len);
-	m->last_key = make_bytea(sum.last, sum.last_len);
 	pfree(data);
-	return true;
+	return rc == BC_OK;
 }
 
 /* first and last key from a walk over Index.db, read in pieces */
@@ -226,7 +218,7 @@ read_index_range(const BloomSSTable *s, BloomSSTableMeta *m)
 			if (rc != BC_OK || !have)
 				break;
 			if (first == NULL)
-				first = make_bytea(e.key, e.key_len);
+				first = bloom_bytea(e.key, e.key_len);
 			memcpy(last, e.key, e.key_len);
 			last_len = e.key_len;
 		}
@@ -244,7 +236,7 @@ read_index_range(const BloomSSTable *s, BloomSSTableMeta *m)
 	if (first != NULL)
 	{
 		m->first_key = first;
-		m->last_key = make_bytea(last, last_len);
+		m->last_key = bloom_bytea(last, last_len);
 	}
 }
 
@@ -322,8 +314,8 @@ read_partitions_range(const BloomSSTable *s, BloomSSTableMeta *m)
 	}
 	if (footer.key_count > 0)
 	{
-		m->first_key = make_bytea(first, first_len);
-		m->last_key = make_bytea(last, last_len);
+		m->first_key = bloom_bytea(first, first_len);
+		m->last_key = bloom_bytea(last, last_len);
 	}
 }
 

@@ -121,3 +121,15 @@ bloom_palloc0_large(Size size)
 	memset(p, 0, size);
 	return p;
 }
+
+/* A bytea holding a copy of len bytes. */
+bytea *
+bloom_bytea(const uint8 *data, size_t len)
+{
+	bytea	   *b = (bytea *) palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(b, VARHDRSZ + len);
+	if (len > 0)
+		memcpy(VARDATA(b), data, len);
+	return b;
+}

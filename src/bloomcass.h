@@ -101,8 +101,9 @@ extern BLOOM_INTERNAL void bloom_file_close(BloomFile *f);
 extern BLOOM_INTERNAL uint8 *bloom_file_read_all(const char *path, size_t max, size_t *len,
 												 char **err);
 
-/* bloom_util.c: the SQLSTATE of a core status */
+/* bloom_util.c: the SQLSTATE of a core status, a bytea of some bytes */
 extern BLOOM_INTERNAL int bloom_sqlstate(bc_status st);
+extern BLOOM_INTERNAL bytea *bloom_bytea(const uint8 *data, size_t len);
 
 /*
  * bloom_sstable_parse.c: a core status of reading an SSTable component

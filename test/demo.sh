@@ -23,9 +23,15 @@ bc_build_install
 bc_cluster_start
 
 # The demo may read the sample filters shipped with the sources; the server
-# reads them from $BLOOMCASS_SERVER_DATA/{real-filters,vectors}.
+# reads them from $BLOOMCASS_SERVER_DATA/{real-filters,vectors}, and a node's
+# data folder made of the real SSTables from $BLOOMCASS_SERVER_DATA/node.
 bc_server_copy test/data/real-filters >/dev/null
 bc_server_copy test/data/vectors >/dev/null
+bc_server_copy test/data/sstables >/dev/null
+test/make-node.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/node"
+if [[ $(id -u) -eq 0 ]]; then
+	chown -R postgres: "$BC_CLUSTER_DIR/files/node"
+fi
 export BLOOMCASS_SERVER_DATA=$BC_CLUSTER_DIR/files
 
 bc_log "running test/demo.sql"

@@ -56,3 +56,15 @@ FROM unnest(ARRAY[0.1, 0.01, 0.001, 0.0001]::float8[]) p, bloom_sizing(50000000,
 -- 8. Tokens as CQL's token() returns them (Murmur3Partitioner) -------------
 SELECT cassandra_token('user1') AS text_token, cassandra_token(42) AS int_token,
        (cassandra_murmur3('user1')).h1 = cassandra_token('user1') AS token_is_h1;
+
+-- 9. Analyse a node's data folder (real SSTables of Cassandra 1.2 to 5.0) --
+-- Broken components in the folder each give a WARNING naming the file.
+CREATE TABLE node AS SELECT * FROM cassandra_sstables(:'data' || '/node/data');
+SELECT keyspace, table_name, count(*) AS sstables, sum(partitions) AS partitions,
+       sum(filter_db_bytes) AS filter_bytes
+FROM node GROUP BY 1, 2 ORDER BY 1, 2;
+-- filters not sized for the partitions they hold
+SELECT regexp_replace(path, '^.*/data/', '') AS sstable, partitions, h.verdict,
+       round(h.fpr_at_partitions::numeric, 5) AS fpr, h.sized_for_min, h.sized_for_max
+FROM node, bloom_health(filter, partitions, fp_chance) h
+WHERE h.verdict <> 'ok' ORDER BY 1;
