@@ -14,7 +14,7 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
-#include "bloomcass.h"
+#include "bloom_probe.h"
 
 /* fp_chance and key count checks shared by bloom_create, bloom_sizing and
  * the aggregates */
@@ -77,11 +77,17 @@ typedef struct ContainsCache
 	BloomKeyType *kt;
 	Bloom	   *filter;
 	struct varatt_external ptr;
+	BloomProbe *probe;
 	const Bloom *viewed;
 	uint8		viewed_hdr[BLOOM_HDRSZ - VARHDRSZ + BC_FILTERDB_HEADER];
 	bc_filter	view;
 } ContainsCache;
 
+/*
+ * A filter stored out of line uncompressed is probed through bloom_probe.c
+ * (slices, or read whole once it pays); any other representation is
+ * detoasted whole, the last one kept.
+ */
 PG_FUNCTION_INFO_V1(bloom_contains);
 Datum
 bloom_contains(PG_FUNCTION_ARGS)
@@ -96,12 +102,27 @@ bloom_contains(PG_FUNCTION_ARGS)
 		cc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ContainsCache));
 		fcinfo->flinfo->fn_extra = cc;
 	}
+	bloom_key_hash_inline(bloom_key_type_inline(fcinfo, 1, &cc->kt), PG_GETARG_DATUM(1), &h1, &h2);
 	/* a plain in-memory value is used in place (bloom_getarg_cached's
 	 * first case, tested here without the call) */
 	b = (Bloom *) DatumGetPointer(PG_GETARG_DATUM(0));
 	if (VARATT_IS_EXTENDED(b))
-		b = bloom_getarg_cached(fcinfo, 0, &cc->filter, &cc->ptr);
-	bloom_key_hash_inline(bloom_key_type_inline(fcinfo, 1, &cc->kt), PG_GETARG_DATUM(1), &h1, &h2);
+	{
+		struct varatt_external ptr;
+
+		if (bloom_probe_slicable(PG_GETARG_DATUM(0), &ptr))
+		{
+			bool		answer;
+
+			if (cc->probe == NULL)
+				cc->probe = bloom_probe_create(fcinfo->flinfo->fn_mcxt);
+			b = bloom_probe_stored(cc->probe, PG_GETARG_DATUM(0), &ptr, h1, h2, &answer);
+			if (b == NULL)
+				PG_RETURN_BOOL(answer);
+		}
+		else
+			b = bloom_getarg_cached(fcinfo, 0, &cc->filter, &cc->ptr);
+	}
 	/* the same address may hold another value on a later row: its header
 	 * (format, order, hash and word counts) must match the view's too */
 	if (b != cc->viewed ||
@@ -222,12 +243,19 @@ bloom_fpr_n(PG_FUNCTION_ARGS)
 {
 	bc_filter	f;
 	int64		n = PG_GETARG_INT64(1);
+	int32		k;
+	int64		w;
+	bc_order	order;
 
 	if (n < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the number of keys must not be negative")));
-	bloom_view(PG_GETARG_BLOOM_P(0), &f);
+	/* the header alone, from a slice of a stored filter */
+	if (bloom_probe_header(PG_GETARG_DATUM(0), &k, &w, &order))
+		bc_filter_init(&f, k, w, order, NULL);
+	else
+		bloom_view(PG_GETARG_BLOOM_P(0), &f);
 	PG_RETURN_FLOAT8(bc_fpr_theoretical((uint64) n, bc_capacity(&f), f.hash_count));
 }
 

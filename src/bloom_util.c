@@ -113,6 +113,23 @@ bloom_madvise_inside(void *p, Size size, uintptr_t unit, int advice)
 		(void) madvise((void *) start, end - start, advice);
 }
 
+/*
+ * Have the kernel map the pages of fresh memory about to be written in one
+ * call rather than one fault per page (Linux 5.14's MADV_POPULATE_WRITE;
+ * elsewhere nothing happens).
+ */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+void
+bloom_populate(void *p, Size size)
+{
+#ifdef __linux__
+	bloom_madvise_inside(p, size, (uintptr_t) 4096, MADV_POPULATE_WRITE);
+#endif
+}
+
 void *
 bloom_palloc0_large(Size size)
 {

@@ -66,6 +66,7 @@ BLOOM_NORETURN extern BLOOM_INTERNAL void bloom_error(bc_status st);
 extern BLOOM_INTERNAL void *bloom_palloc_large(MemoryContext ctx, Size size);
 extern BLOOM_INTERNAL void bloom_madvise_inside(void *p, Size size, uintptr_t unit, int advice);
 extern BLOOM_INTERNAL void *bloom_palloc0_large(Size size);
+extern BLOOM_INTERNAL void bloom_populate(void *p, Size size);
 
 /* bloom_io.c */
 extern BLOOM_INTERNAL Bloom *bloom_alloc(int32 hash_count, int64 word_count, bc_order order);
