@@ -16,7 +16,9 @@
  *     (a slice fetch costs about as much as PROBE_FETCH_CHUNKS chunks read
  *     in sequence), it is detoasted once and kept: in a cache of at most
  *     bloomcass.probe_cache_size per call site, or, when it does not fit,
- *     as the one filter kept beside the cache, replaced by the next;
+ *     as the one filter kept beside the cache ("the spare"); the spare a
+ *     new one replaces is probed from slices from then on (filters that
+ *     take turns are never read whole again and again);
  *   - its header (hash count, size, order) is kept from its first probe.
  *
  * So one key against many filters reads k + 1 chunks per filter; many keys
@@ -79,6 +81,7 @@ typedef struct ProbeEntry
 	int64		word_count;
 	bc_order	order;
 	Bloom	   *filter;			/* detoasted, in the cache */
+	bool		evicted;		/* was the spare, replaced: slices only */
 } ProbeEntry;
 
 struct BloomProbe
@@ -264,13 +267,14 @@ bloom_probe_stored(BloomProbe *p, Datum d, const struct varatt_external *ptr,
 		e->fetches = 0;
 		e->have_header = false;
 		e->filter = NULL;
+		e->evicted = false;
 	}
 	if (e != NULL && e->filter != NULL)
 		return e->filter;
 
 	/* read whole once the slices have cost enough */
 	chunks = (VARATT_EXTERNAL_GET_EXTSIZE(*ptr) + TOAST_MAX_CHUNK_SIZE - 1) / TOAST_MAX_CHUNK_SIZE;
-	if (e != NULL &&
+	if (e != NULL && !e->evicted &&
 		(double) e->fetches * PROBE_FETCH_CHUNKS >= PROBE_SWITCH_FRACTION * (double) chunks)
 	{
 		Bloom	   *b = detoast_whole(p, d, ptr);
@@ -283,8 +287,17 @@ bloom_probe_stored(BloomProbe *p, Datum d, const struct varatt_external *ptr,
 		}
 		else
 		{
+			/* the spare it replaces is probed from slices from now on, so
+			 * that filters taking turns are not read whole again and again */
 			if (p->spare != NULL)
+			{
+				ProbeEntry *old = (ProbeEntry *) hash_search(p->entries, &p->spare_key,
+															 HASH_FIND, NULL);
+
+				if (old != NULL)
+					old->evicted = true;
 				pfree(p->spare);
+			}
 			p->spare = b;
 			p->spare_key = key;
 		}
