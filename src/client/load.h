@@ -1,0 +1,126 @@
+/*
+ * load.h - bloomcass-load: what its parts share.
+ *
+ * bloomcass-load walks a Cassandra node's data directories with the rules
+ * of cassandra_sstables (the core's bc_sstable_name_parse, bc_folder_*,
+ * bc_txn_* and bc_sstable_state_of) and uploads every live SSTable's small
+ * components into a PostgreSQL table, where the extension's parsers fill
+ * the columns cassandra_sstables returns.
+ *
+ *   main.c      options, connection, exit status
+ *   walk.c      the directory walk: a list of SSTables
+ *   upload.c    one transaction per SSTable: COPY, then INSERT ... SELECT
+ *   progress.c  the progress line on a terminal, the summary line
+ */
+#ifndef BLOOMCASS_LOAD_H
+#define BLOOMCASS_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <time.h>
+
+#include "bloomcass_core.h"
+
+/* exit statuses (documented in --help and the README) */
+#define EXIT_LOADED 0			/* every SSTable loaded or unchanged */
+#define EXIT_SOME_FAILED 1		/* some SSTables (or folders) failed */
+#define EXIT_USAGE 2			/* bad options, missing directory, no connection */
+#define EXIT_CONNECTION_LOST 3	/* the connection broke during the load */
+#define EXIT_INTERRUPTED 4		/* SIGINT or SIGTERM: stopped between SSTables */
+
+/* one SSTable found by the walk */
+typedef struct ld_sstable
+{
+	char	   *prefix;			/* dir/descriptor, the row's path */
+	char	   *descriptor;
+	char	   *keyspace;		/* NULL when the folder does not say */
+	char	   *table;
+	char	   *snapshot;
+	char	   *version;
+	char	   *generation;
+	bc_sstable_format format;
+	const char *state;
+	int			ncomponents;
+	char	  **components;		/* sorted as cassandra_sstables sorts them */
+	int64_t    *sizes;
+	int			has_data;
+	time_t		data_mtime;
+	int64_t		small_bytes;	/* bytes of the components uploaded */
+} ld_sstable;
+
+typedef struct ld_list
+{
+	ld_sstable *items;
+	size_t		n;
+	size_t		cap;
+	int			warnings;		/* folders or files skipped by the walk */
+} ld_list;
+
+/* walk.c: append the live SSTables below root to list; 0, or -1 when root
+ * is not a readable directory (message printed) */
+int			ld_walk(const char *root, ld_list *list, int verbose);
+int64_t		ld_component_size(const ld_sstable *s, const char *component);
+void		ld_list_free(ld_list *list);
+
+/* a path made absolute and canonical as the server's canonicalize_path does */
+char	   *ld_absolute_path(const char *path);
+
+/* progress.c */
+typedef struct ld_progress
+{
+	int			enabled;		/* a terminal and not --quiet */
+	size_t		total;
+	int64_t		total_bytes;
+	size_t		done;
+	int64_t		done_bytes;
+	double		start;
+	double		last_draw;
+	int			drawn;
+} ld_progress;
+
+double		ld_now(void);
+void		ld_progress_start(ld_progress *p, int enabled, size_t total, int64_t total_bytes);
+void		ld_progress_step(ld_progress *p, int64_t bytes);
+void		ld_progress_clear(ld_progress *p);	/* before a message */
+void		ld_progress_end(ld_progress *p);
+char	   *ld_human_bytes(int64_t bytes, char *buf, size_t len);
+
+/* upload.c */
+struct pg_conn;
+
+typedef struct ld_options
+{
+	const char *label;
+	const char *table;			/* as given: [schema.]name */
+	int			keys;
+	int			verbose;
+	int			quiet;
+	int			test_signal_at; /* raise SIGTERM inside SSTable n (tests) */
+} ld_options;
+
+typedef enum ld_result
+{
+	LD_LOADED,
+	LD_UNCHANGED,
+	LD_FAILED,					/* reported; its transaction rolled back */
+	LD_INTERRUPTED,				/* rolled back on a signal */
+	LD_FATAL					/* connection lost or a server error every
+								 * SSTable would hit: stop */
+} ld_result;
+
+typedef struct ld_uploader ld_uploader;
+
+ld_uploader *ld_upload_begin(struct pg_conn *conn, const ld_options *o, int *fatal_status);
+ld_result	ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal,
+						  int *fatal_status);
+void		ld_upload_end(ld_uploader *u);
+
+/* message helpers (main.c): to stderr, clearing the progress line first */
+extern ld_progress *ld_current_progress;
+void		ld_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+void		ld_info(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+
+extern volatile sig_atomic_t ld_stop_requested;
+
+#endif							/* BLOOMCASS_LOAD_H */

@@ -1,0 +1,1023 @@
+/*
+ * upload.c - one SSTable, one transaction.
+ *
+ * The components are read and checked here with the core's parsers (so a
+ * corrupt SSTable is reported with its file before anything is sent), then
+ *
+ *   BEGIN
+ *   COPY pg_temp.bloomcass_load_stage FROM STDIN (FORMAT binary)
+ *   DELETE FROM <table> WHERE (label, path) = the SSTable's
+ *   INSERT INTO <table> SELECT ... bloom_import(filter_db, version),
+ *          cassandra_statistics(statistics_db, version),
+ *          cassandra_summary(summary_db, version) ... FROM the staged row
+ *   [--keys: DELETE FROM <table>_keys ...; COPY <table>_keys FROM STDIN]
+ *   COMMIT
+ *
+ * so the filter, Statistics.db facts and (from Summary.db) the key range
+ * are computed on the server by the same parsers as cassandra_sstables.
+ * Where the server has no bytea parser (the Partitions.db footer of BTI
+ * SSTables; a BIG SSTable without Summary.db, whose range comes from
+ * Index.db) the key range is read here with the core readers and staged.
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _FILE_OFFSET_BITS 64
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "load.h"
+
+#define MAX_SMALL_BYTES ((int64_t) 512 * 1024 * 1024)
+#define MAX_FILTER_BYTES ((int64_t) BC_MAX_VALUE_BYTES)
+#define INDEX_PIECE ((size_t) 1024 * 1024)
+#define COPY_BUFFER ((size_t) 256 * 1024)
+#define MAX_PARTITIONS_KEYS ((uint64_t) 2 * (2 + BC_INDEX_MAX_KEY))
+#define TEXTOID 25
+
+typedef struct known
+{
+	char	   *path;
+	int64_t		data_bytes;
+	int64_t		modified;
+	int			keys_loaded;
+} known;
+
+struct ld_uploader
+{
+	PGconn	   *conn;
+	const ld_options *o;
+	char	   *table;			/* quoted [schema.]name */
+	char	   *keys_table;		/* quoted [schema.]name_keys */
+	known	   *known;
+	size_t		nknown;
+	char	   *insert_sql;
+	char	   *delete_sql;
+	char	   *delete_keys_sql;
+	char	   *copy_keys_sql;
+	/* binary COPY buffer */
+	uint8_t    *buf;
+	size_t		len;
+	int			copy_failed;
+};
+
+/* a component's bytes */
+typedef struct blob
+{
+	uint8_t    *data;
+	size_t		len;
+	int			present;
+} blob;
+
+static char errbuf[1024];
+
+/* ------------------------------------------------------------------------
+ * Table names
+ * ------------------------------------------------------------------------ */
+static char *
+quote_name(PGconn *conn, const char *name, const char *suffix)
+{
+	const char *dot = strrchr(name, '.');
+	char	   *schema = NULL,
+			   *rel,
+			   *out,
+			   *last;
+	size_t		n;
+
+	if (dot)
+	{
+		char	   *s = strndup(name, (size_t) (dot - name));
+
+		schema = PQescapeIdentifier(conn, s, strlen(s));
+		free(s);
+		name = dot + 1;
+	}
+	n = strlen(name) + strlen(suffix) + 1;
+	last = malloc(n);
+	snprintf(last, n, "%s%s", name, suffix);
+	rel = PQescapeIdentifier(conn, last, strlen(last));
+	free(last);
+	if (rel == NULL || (dot && schema == NULL))
+		return NULL;
+	n = (schema ? strlen(schema) + 1 : 0) + strlen(rel) + 1;
+	out = malloc(n);
+	snprintf(out, n, "%s%s%s", schema ? schema : "", schema ? "." : "", rel);
+	PQfreemem(rel);
+	if (schema)
+		PQfreemem(schema);
+	return out;
+}
+
+static char *
+sqlf(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+
+static char *
+sqlf(const char *fmt,...)
+{
+	va_list		ap;
+	int			n;
+	char	   *s;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = malloc((size_t) n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t) n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* ------------------------------------------------------------------------
+ * Server errors
+ * ------------------------------------------------------------------------ */
+
+/* The status to stop with for a failed command, or 0 when only this
+ * SSTable is concerned. */
+static int
+fatal_status_of(PGconn *conn, const PGresult *r)
+{
+	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+
+	if (PQstatus(conn) == CONNECTION_BAD)
+		return EXIT_CONNECTION_LOST;
+	if (state == NULL)
+		return EXIT_CONNECTION_LOST;
+	if (strncmp(state, "08", 2) == 0 || strncmp(state, "57", 2) == 0)
+		return EXIT_CONNECTION_LOST;
+	/* privileges, a missing function or table, bad names: every SSTable */
+	if (strncmp(state, "42", 2) == 0 || strncmp(state, "28", 2) == 0 ||
+		strncmp(state, "3D", 2) == 0 || strncmp(state, "3F", 2) == 0 ||
+		strncmp(state, "53", 2) == 0)
+		return EXIT_USAGE;
+	return 0;
+}
+
+static const char *
+server_message(PGconn *conn, const PGresult *r)
+{
+	const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+
+	if (m == NULL)
+		m = PQerrorMessage(conn);
+	snprintf(errbuf, sizeof(errbuf), "%s", m);
+	/* one line */
+	for (char *p = errbuf; *p; p++)
+		if (*p == '\n')
+		{
+			*p = (p[1] == '\0') ? '\0' : ' ';
+			if (*p == '\0')
+				break;
+		}
+	return errbuf;
+}
+
+/* run a command; on failure report it and set *fatal (0 when not) */
+static int
+run(ld_uploader *u, const char *what, const char *sql, int nparams,
+	const char *const *params, ExecStatusType want, int *fatal, PGresult **out)
+{
+	PGresult   *r = PQexecParams(u->conn, sql, nparams, NULL, params, NULL, NULL, 0);
+
+	if (PQresultStatus(r) != want)
+	{
+		*fatal = fatal_status_of(u->conn, r);
+		if (*fatal == EXIT_CONNECTION_LOST)
+			ld_error("the connection to the server was lost (%s): %s", what,
+					 server_message(u->conn, r));
+		else
+			ld_error("%s: %s", what, server_message(u->conn, r));
+		PQclear(r);
+		return 0;
+	}
+	if (out)
+		*out = r;
+	else
+		PQclear(r);
+	return 1;
+}
+
+/* ------------------------------------------------------------------------
+ * Start: tables, staging table, what is loaded already
+ * ------------------------------------------------------------------------ */
+static int
+known_cmp(const void *a, const void *b)
+{
+	return strcmp(((const known *) a)->path, ((const known *) b)->path);
+}
+
+ld_uploader *
+ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
+{
+	ld_uploader *u = calloc(1, sizeof(ld_uploader));
+	PGresult   *r;
+	const char *params[2];
+	char	   *sql;
+	int			i;
+
+	u->conn = conn;
+	u->o = o;
+	u->table = quote_name(conn, o->table, "");
+	u->keys_table = quote_name(conn, o->table, "_keys");
+	u->buf = malloc(COPY_BUFFER);
+	if (u->table == NULL || u->keys_table == NULL)
+	{
+		ld_error("invalid table name \"%s\": %s", o->table, PQerrorMessage(conn));
+		*fatal = EXIT_USAGE;
+		return NULL;
+	}
+
+	/* the tables, when missing (to_regclass first: CREATE ... IF NOT
+	 * EXISTS needs CREATE on the schema even when the table exists) */
+	for (i = 0; i < (o->keys ? 2 : 1); i++)
+	{
+		const char *t = i == 0 ? u->table : u->keys_table;
+
+		params[0] = t;
+		if (!run(u, "looking for the table", "SELECT to_regclass($1) IS NOT NULL", 1,
+				 params, PGRES_TUPLES_OK, fatal, &r))
+			return NULL;
+		if (strcmp(PQgetvalue(r, 0, 0), "t") != 0)
+		{
+			if (i == 0)
+				sql = sqlf("CREATE TABLE IF NOT EXISTS %s ("
+						   "label text NOT NULL, path text NOT NULL, "
+						   "keyspace text, table_name text, version text, generation text, "
+						   "format text, state text, snapshot text, components text[], "
+						   "filter bloom, partitioner text, fp_chance float8, "
+						   "partitions bigint, key_type text, first_key bytea, last_key bytea, "
+						   "filter_db_bytes bigint, data_db_bytes bigint, modified timestamptz, "
+						   "filter_db bytea, statistics_db bytea, summary_db bytea, toc_txt bytea, "
+						   "keys_loaded boolean NOT NULL DEFAULT false, "
+						   "loaded_at timestamptz NOT NULL DEFAULT now(), "
+						   "PRIMARY KEY (label, path))", t);
+			else
+				sql = sqlf("CREATE TABLE IF NOT EXISTS %s ("
+						   "label text NOT NULL, path text NOT NULL, key bytea NOT NULL)", t);
+			if (!run(u, "creating the table", sql, 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
+				return NULL;
+			free(sql);
+			if (i == 1)
+			{
+				sql = sqlf("CREATE INDEX ON %s (label, path)", t);
+				if (!run(u, "creating the keys table's index", sql, 0, NULL,
+						 PGRES_COMMAND_OK, fatal, NULL))
+					return NULL;
+				free(sql);
+			}
+			if (o->verbose)
+				ld_info("created table %s", t);
+		}
+		PQclear(r);
+	}
+
+	if (!run(u, "creating the staging table",
+			 "CREATE TEMP TABLE bloomcass_load_stage ("
+			 "label text, path text, keyspace text, table_name text, version text, "
+			 "generation text, format text, state text, snapshot text, components text[], "
+			 "filter_db bytea, statistics_db bytea, summary_db bytea, toc_txt bytea, "
+			 "filter_db_bytes bigint, data_db_bytes bigint, modified bigint, "
+			 "readable boolean, summary_range boolean, first_key bytea, last_key bytea, "
+			 "keys_loaded boolean) ON COMMIT DELETE ROWS",
+			 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
+		return NULL;
+
+	/* what this label has loaded */
+	sql = sqlf("SELECT path, coalesce(data_db_bytes, -1), "
+			   "coalesce(extract(epoch FROM modified)::bigint, -1), keys_loaded "
+			   "FROM %s WHERE label = $1", u->table);
+	params[0] = o->label;
+	if (!run(u, "reading what is loaded already", sql, 1, params, PGRES_TUPLES_OK, fatal, &r))
+		return NULL;
+	free(sql);
+	u->nknown = (size_t) PQntuples(r);
+	u->known = calloc(u->nknown ? u->nknown : 1, sizeof(known));
+	for (i = 0; i < (int) u->nknown; i++)
+	{
+		u->known[i].path = strdup(PQgetvalue(r, i, 0));
+		u->known[i].data_bytes = strtoll(PQgetvalue(r, i, 1), NULL, 10);
+		u->known[i].modified = strtoll(PQgetvalue(r, i, 2), NULL, 10);
+		u->known[i].keys_loaded = strcmp(PQgetvalue(r, i, 3), "t") == 0;
+	}
+	PQclear(r);
+	qsort(u->known, u->nknown, sizeof(known), known_cmp);
+
+	u->delete_sql = sqlf("DELETE FROM %s WHERE label = $1 AND path = $2", u->table);
+	u->delete_keys_sql = sqlf("DELETE FROM %s WHERE label = $1 AND path = $2", u->keys_table);
+	u->copy_keys_sql = sqlf("COPY %s (label, path, key) FROM STDIN (FORMAT binary)", u->keys_table);
+	u->insert_sql = sqlf(
+						 "INSERT INTO %s (label, path, keyspace, table_name, version, generation, "
+						 "format, state, snapshot, components, filter, partitioner, fp_chance, "
+						 "partitions, key_type, first_key, last_key, filter_db_bytes, "
+						 "data_db_bytes, modified, filter_db, statistics_db, summary_db, "
+						 "toc_txt, keys_loaded, loaded_at) "
+						 "SELECT s.label, s.path, s.keyspace, s.table_name, s.version, "
+						 "s.generation, s.format, s.state, s.snapshot, s.components, "
+						 "CASE WHEN s.readable THEN bloom_import(s.filter_db, s.version) END, "
+						 "st.partitioner, st.fp_chance, st.partitions, st.key_type, "
+						 "CASE WHEN s.summary_range THEN sm.first_key ELSE s.first_key END, "
+						 "CASE WHEN s.summary_range THEN sm.last_key ELSE s.last_key END, "
+						 "s.filter_db_bytes, s.data_db_bytes, to_timestamp(s.modified), "
+						 "s.filter_db, s.statistics_db, s.summary_db, s.toc_txt, "
+						 "s.keys_loaded, now() "
+						 "FROM pg_temp.bloomcass_load_stage s "
+						 "LEFT JOIN LATERAL cassandra_statistics("
+						 "CASE WHEN s.readable THEN s.statistics_db END, s.version) st ON true "
+						 "LEFT JOIN LATERAL cassandra_summary("
+						 "CASE WHEN s.summary_range THEN s.summary_db END, s.version) sm ON true",
+						 u->table);
+	return u;
+}
+
+void
+ld_upload_end(ld_uploader *u)
+{
+	size_t		i;
+
+	if (u == NULL)
+		return;
+	for (i = 0; i < u->nknown; i++)
+		free(u->known[i].path);
+	free(u->known);
+	free(u->table);
+	free(u->keys_table);
+	free(u->insert_sql);
+	free(u->delete_sql);
+	free(u->delete_keys_sql);
+	free(u->copy_keys_sql);
+	free(u->buf);
+	free(u);
+}
+
+/* ------------------------------------------------------------------------
+ * Local files
+ * ------------------------------------------------------------------------ */
+static char *
+component_path(const ld_sstable *s, const char *component)
+{
+	return sqlf("%s-%s", s->prefix, component);
+}
+
+/* the whole of a component (when the SSTable has it); 0 after an error */
+static int
+read_component(const ld_sstable *s, const char *component, int64_t max, blob *b)
+{
+	char	   *path;
+	FILE	   *f;
+	int64_t		size = ld_component_size(s, component);
+	size_t		got = 0,
+				n;
+	size_t		cap;
+
+	memset(b, 0, sizeof(*b));
+	if (size < 0)
+		return 1;
+	path = component_path(s, component);
+	f = fopen(path, "rb");
+	if (f == NULL)
+	{
+		ld_error("%s: cannot read %s: %s", s->prefix, component, strerror(errno));
+		free(path);
+		return 0;
+	}
+	if (size > max)
+	{
+		ld_error("%s: %s has %lld bytes, more than %lld", s->prefix, component,
+				 (long long) size, (long long) max);
+		fclose(f);
+		free(path);
+		return 0;
+	}
+	cap = (size_t) size + 1;
+	b->data = malloc(cap);
+	if (b->data == NULL)
+	{
+		ld_error("%s: out of memory reading %s", s->prefix, component);
+		fclose(f);
+		free(path);
+		return 0;
+	}
+	while ((n = fread(b->data + got, 1, cap - got, f)) > 0)
+	{
+		got += n;
+		if (got == cap)
+			break;
+	}
+	if (ferror(f) || got == cap)
+	{
+		ld_error("%s: cannot read %s: %s", s->prefix, component,
+				 ferror(f) ? strerror(errno) : "it grew while being read");
+		fclose(f);
+		free(path);
+		free(b->data);
+		b->data = NULL;
+		return 0;
+	}
+	fclose(f);
+	free(path);
+	b->len = got;
+	b->present = 1;
+	return 1;
+}
+
+/* first and last key of a BTI SSTable from its Partitions.db footer */
+static int
+read_partitions_range(const ld_sstable *s, blob *first, blob *last)
+{
+	char	   *path = component_path(s, "Partitions.db");
+	FILE	   *f = fopen(path, "rb");
+	uint8_t		tail[BC_PARTITIONS_FOOTER];
+	uint8_t    *keys = NULL;
+	bc_partitions_footer footer;
+	const uint8_t *fk,
+			   *lk;
+	size_t		fl,
+				ll;
+	uint64_t	keys_len;
+	long long	size;
+	bc_status	rc;
+	int			ok = 0;
+
+	if (f == NULL)
+	{
+		ld_error("%s: cannot read Partitions.db: %s", s->prefix, strerror(errno));
+		free(path);
+		return 0;
+	}
+	if (fseeko(f, 0, SEEK_END) != 0 || (size = (long long) ftello(f)) < 0)
+	{
+		ld_error("%s: cannot read Partitions.db: %s", s->prefix, strerror(errno));
+		goto out;
+	}
+	if (size < BC_PARTITIONS_FOOTER)
+		rc = BC_ERR_PARTITIONS_TRUNCATED;
+	else if (fseeko(f, size - BC_PARTITIONS_FOOTER, SEEK_SET) != 0 ||
+			 fread(tail, 1, BC_PARTITIONS_FOOTER, f) != BC_PARTITIONS_FOOTER)
+		rc = BC_ERR_PARTITIONS_TRUNCATED;
+	else
+		rc = bc_partitions_footer_parse(tail, (uint64_t) size, &footer);
+	if (rc != BC_OK)
+	{
+		ld_error("%s: Partitions.db: %s", s->prefix, bc_status_message(rc));
+		goto out;
+	}
+	keys_len = (uint64_t) size - BC_PARTITIONS_FOOTER - footer.keys_pos;
+	if (keys_len > MAX_PARTITIONS_KEYS)
+	{
+		ld_error("%s: Partitions.db has %llu bytes between its trie and its footer, more than its first and last key can take",
+				 s->prefix, (unsigned long long) keys_len);
+		goto out;
+	}
+	keys = malloc(keys_len ? keys_len : 1);
+	if (fseeko(f, (off_t) footer.keys_pos, SEEK_SET) != 0 ||
+		fread(keys, 1, keys_len, f) != keys_len)
+		rc = BC_ERR_PARTITIONS_TRUNCATED;
+	else
+	{
+		rc = bc_partitions_keys_parse(keys, (size_t) keys_len, &fk, &fl, &lk, &ll);
+		if (rc == BC_OK)
+			rc = bc_partitions_keys_check(&footer, fk, fl, lk, ll);
+	}
+	if (rc != BC_OK)
+	{
+		ld_error("%s: Partitions.db: %s", s->prefix, bc_status_message(rc));
+		goto out;
+	}
+	if (footer.key_count > 0)
+	{
+		first->data = malloc(fl ? fl : 1);
+		memcpy(first->data, fk, fl);
+		first->len = fl;
+		first->present = 1;
+		last->data = malloc(ll ? ll : 1);
+		memcpy(last->data, lk, ll);
+		last->len = ll;
+		last->present = 1;
+	}
+	ok = 1;
+out:
+	free(keys);
+	fclose(f);
+	free(path);
+	return ok;
+}
+
+/*
+ * Walk Index.db in pieces: fn gets every key (may be NULL).  0 after an
+ * error (reported); fn returning non-zero stops with 0 too (it reports).
+ */
+static int
+walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, size_t len),
+		   void *arg, blob *first, blob *last)
+{
+	char	   *path = component_path(s, "Index.db");
+	FILE	   *f;
+	bc_index_cursor *c = malloc(sizeof(bc_index_cursor));
+	uint8_t    *buf = malloc(INDEX_PIECE);
+	bc_index_entry e;
+	bc_status	rc;
+	size_t		got;
+	int			have,
+				ok = 0;
+
+	rc = bc_index_init(c, s->version, strlen(s->version));
+	if (rc != BC_OK)
+	{
+		ld_error("%s: Index.db: %s", s->prefix, bc_status_message(rc));
+		free(c);
+		free(buf);
+		free(path);
+		return 0;
+	}
+	f = fopen(path, "rb");
+	if (f == NULL)
+	{
+		ld_error("%s: cannot read Index.db: %s", s->prefix, strerror(errno));
+		free(c);
+		free(buf);
+		free(path);
+		return 0;
+	}
+	if (last)
+		last->data = malloc(BC_INDEX_MAX_KEY + 1);
+	while ((got = fread(buf, 1, INDEX_PIECE, f)) > 0)
+	{
+		rc = bc_index_feed(c, buf, got);
+		while (rc == BC_OK)
+		{
+			rc = bc_index_next(c, &e, &have);
+			if (rc != BC_OK || !have)
+				break;
+			if (fn && fn(arg, e.key, e.key_len))
+				goto out;
+			if (first && !first->present)
+			{
+				first->data = malloc(e.key_len ? e.key_len : 1);
+				memcpy(first->data, e.key, e.key_len);
+				first->len = e.key_len;
+				first->present = 1;
+			}
+			if (last)
+			{
+				memcpy(last->data, e.key, e.key_len);
+				last->len = e.key_len;
+				last->present = 1;
+			}
+		}
+		if (rc != BC_OK)
+			break;
+		if (ld_stop_requested)
+			goto out;
+	}
+	if (ferror(f))
+	{
+		ld_error("%s: cannot read Index.db: %s", s->prefix, strerror(errno));
+		goto out;
+	}
+	if (rc == BC_OK)
+		rc = bc_index_finish(c);
+	if (rc != BC_OK)
+	{
+		ld_error("%s: Index.db: %s", s->prefix, bc_status_message(rc));
+		goto out;
+	}
+	ok = 1;
+out:
+	fclose(f);
+	free(c);
+	free(buf);
+	free(path);
+	return ok;
+}
+
+/* ------------------------------------------------------------------------
+ * Binary COPY
+ * ------------------------------------------------------------------------ */
+static int
+flush(ld_uploader *u)
+{
+	if (u->len > 0 && !u->copy_failed)
+	{
+		if (PQputCopyData(u->conn, (const char *) u->buf, (int) u->len) != 1)
+			u->copy_failed = 1;
+	}
+	u->len = 0;
+	return !u->copy_failed;
+}
+
+static void
+put(ld_uploader *u, const void *p, size_t n)
+{
+	if (u->copy_failed)
+		return;
+	if (n >= COPY_BUFFER / 2)
+	{
+		flush(u);
+		/* large values go out without a copy, in 64 MB pieces */
+		while (n > 0 && !u->copy_failed)
+		{
+			size_t		piece = n > ((size_t) 64 << 20) ? ((size_t) 64 << 20) : n;
+
+			if (PQputCopyData(u->conn, (const char *) p, (int) piece) != 1)
+				u->copy_failed = 1;
+			p = (const uint8_t *) p + piece;
+			n -= piece;
+		}
+		return;
+	}
+	if (u->len + n > COPY_BUFFER)
+		flush(u);
+	memcpy(u->buf + u->len, p, n);
+	u->len += n;
+}
+
+static void
+put_i16(ld_uploader *u, int16_t v)
+{
+	uint8_t		b[2] = {(uint8_t) ((uint16_t) v >> 8), (uint8_t) v};
+
+	put(u, b, 2);
+}
+
+static void
+put_i32(ld_uploader *u, int32_t v)
+{
+	uint8_t		b[4];
+
+	bc_put_be32(b, (uint32_t) v);
+	put(u, b, 4);
+}
+
+static void
+put_bytes(ld_uploader *u, const void *p, size_t n, int present)
+{
+	if (!present)
+	{
+		put_i32(u, -1);
+		return;
+	}
+	put_i32(u, (int32_t) n);
+	put(u, p, n);
+}
+
+static void
+put_text(ld_uploader *u, const char *s)
+{
+	put_bytes(u, s, s ? strlen(s) : 0, s != NULL);
+}
+
+static void
+put_i64(ld_uploader *u, int64_t v, int present)
+{
+	uint8_t		b[8];
+
+	if (!present)
+	{
+		put_i32(u, -1);
+		return;
+	}
+	bc_put_be64(b, (uint64_t) v);
+	put_i32(u, 8);
+	put(u, b, 8);
+}
+
+static void
+put_bool(ld_uploader *u, int v)
+{
+	uint8_t		b = v ? 1 : 0;
+
+	put_i32(u, 1);
+	put(u, &b, 1);
+}
+
+static void
+put_text_array(ld_uploader *u, char **items, int n)
+{
+	int32_t		total = 20;
+	int			i;
+
+	if (n == 0)
+		total = 12;
+	for (i = 0; i < n; i++)
+		total += 4 + (int32_t) strlen(items[i]);
+	put_i32(u, total);
+	put_i32(u, n > 0 ? 1 : 0);	/* dimensions */
+	put_i32(u, 0);				/* no NULLs */
+	put_i32(u, TEXTOID);
+	if (n > 0)
+	{
+		put_i32(u, n);
+		put_i32(u, 1);
+	}
+	for (i = 0; i < n; i++)
+		put_bytes(u, items[i], strlen(items[i]), 1);
+}
+
+static const uint8_t copy_header[19] = {
+	'P', 'G', 'C', 'O', 'P', 'Y', '\n', 0xff, '\r', '\n', 0,
+	0, 0, 0, 0,					/* flags */
+	0, 0, 0, 0					/* header extension */
+};
+
+/* end a COPY: 1 when the server took it */
+static int
+copy_end(ld_uploader *u, const char *what, int *fatal)
+{
+	PGresult   *r;
+	int			ok = 1;
+
+	if (!u->copy_failed)
+	{
+		put_i16(u, -1);
+		flush(u);
+	}
+	if (PQputCopyEnd(u->conn, u->copy_failed || ld_stop_requested ? "bloomcass-load stopped" : NULL) != 1)
+		u->copy_failed = 1;
+	while ((r = PQgetResult(u->conn)) != NULL)
+	{
+		if (PQresultStatus(r) != PGRES_COMMAND_OK && ok)
+		{
+			ok = 0;
+			if (!ld_stop_requested)
+			{
+				*fatal = fatal_status_of(u->conn, r);
+				if (*fatal == EXIT_CONNECTION_LOST)
+					ld_error("the connection to the server was lost (%s): %s", what,
+							 server_message(u->conn, r));
+				else
+					ld_error("%s: %s", what, server_message(u->conn, r));
+			}
+		}
+		PQclear(r);
+		if (PQstatus(u->conn) == CONNECTION_BAD)
+			break;
+	}
+	if (ok && u->copy_failed)
+	{
+		ok = 0;
+		*fatal = EXIT_CONNECTION_LOST;
+		ld_error("the connection to the server was lost (%s): %s", what,
+				 server_message(u->conn, NULL));
+	}
+	if (!ok && PQstatus(u->conn) == CONNECTION_BAD)
+		*fatal = EXIT_CONNECTION_LOST;
+	u->copy_failed = 0;
+	u->len = 0;
+	return ok;
+}
+
+static int
+copy_start(ld_uploader *u, const char *sql, const char *what, int *fatal)
+{
+	PGresult   *r = PQexec(u->conn, sql);
+
+	if (PQresultStatus(r) != PGRES_COPY_IN)
+	{
+		*fatal = fatal_status_of(u->conn, r);
+		if (*fatal == EXIT_CONNECTION_LOST)
+			ld_error("the connection to the server was lost (%s): %s", what,
+					 server_message(u->conn, r));
+		else
+			ld_error("%s: %s", what, server_message(u->conn, r));
+		PQclear(r);
+		return 0;
+	}
+	PQclear(r);
+	u->len = 0;
+	u->copy_failed = 0;
+	put(u, copy_header, sizeof(copy_header));
+	return 1;
+}
+
+typedef struct key_sink
+{
+	ld_uploader *u;
+	const ld_sstable *s;
+	uint64_t	count;
+} key_sink;
+
+static int
+key_row(void *arg, const uint8_t *key, size_t len)
+{
+	key_sink   *k = arg;
+
+	put_i16(k->u, 3);
+	put_text(k->u, k->u->o->label);
+	put_text(k->u, k->s->prefix);
+	put_bytes(k->u, key, len, 1);
+	k->count++;
+	return k->u->copy_failed;
+}
+
+/* ------------------------------------------------------------------------
+ * One SSTable
+ * ------------------------------------------------------------------------ */
+static void
+rollback(ld_uploader *u)
+{
+	PGresult   *r;
+
+	if (PQstatus(u->conn) == CONNECTION_BAD)
+		return;
+	r = PQexec(u->conn, "ROLLBACK");
+	PQclear(r);
+}
+
+ld_result
+ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
+{
+	blob		filter,
+				stats,
+				summary,
+				toc,
+				first = {0},
+				last = {0};
+	bc_order	order;
+	bc_layout	layout;
+	bc_index_era era;
+	int			readable,
+				trie,
+				summary_range = 0,
+				keys = 0,
+				ok = 0;
+	int64_t		data_bytes = ld_component_size(s, "Data.db");
+	int64_t		filter_bytes = ld_component_size(s, "Filter.db");
+	const char *params[2];
+	ld_result	result = LD_FAILED;
+	known		probe,
+			   *k;
+
+	*fatal = 0;
+	/* unchanged: same label, path, Data.db size and modification time */
+	probe.path = s->prefix;
+	k = u->nknown ? bsearch(&probe, u->known, u->nknown, sizeof(known), known_cmp) : NULL;
+	if (k != NULL && k->data_bytes == data_bytes &&
+		k->modified == (int64_t) s->data_mtime && (!u->o->keys || k->keys_loaded))
+		return LD_UNCHANGED;
+
+	memset(&filter, 0, sizeof(filter));
+	memset(&stats, 0, sizeof(stats));
+	memset(&summary, 0, sizeof(summary));
+	memset(&toc, 0, sizeof(toc));
+	if (!read_component(s, "Filter.db", MAX_FILTER_BYTES, &filter) ||
+		!read_component(s, "Statistics.db", MAX_SMALL_BYTES, &stats) ||
+		!read_component(s, "Summary.db", MAX_SMALL_BYTES, &summary) ||
+		!read_component(s, "TOC.txt", MAX_SMALL_BYTES, &toc))
+		goto done;
+
+	/* the checks of cassandra_sstables, here, so that the file is named */
+	readable = bc_version_lookup(s->version, strlen(s->version), &order, &layout) == BC_OK;
+	trie = s->format == BC_SSTABLE_BTI ||
+		bc_index_era_lookup(s->version, strlen(s->version), &era) == BC_ERR_INDEX_BTI;
+	if (readable)
+	{
+		bc_status	rc;
+
+		if (filter.present)
+		{
+			int32_t		hk;
+			int64_t		hw;
+
+			rc = bc_filterdb_check(filter.data, filter.len, BC_MAX_WORDS_VALUE, &hk, &hw);
+			if (rc != BC_OK)
+			{
+				ld_error("%s: Filter.db: %s", s->prefix, bc_status_message(rc));
+				goto done;
+			}
+		}
+		if (stats.present)
+		{
+			bc_statistics st;
+
+			rc = bc_statistics_parse(stats.data, stats.len, s->version, strlen(s->version), &st);
+			if (rc != BC_OK)
+			{
+				ld_error("%s: Statistics.db: %s", s->prefix, bc_status_message(rc));
+				goto done;
+			}
+		}
+		if (trie)
+		{
+			if (ld_component_size(s, "Partitions.db") >= 0 &&
+				!read_partitions_range(s, &first, &last))
+				goto done;
+		}
+		else if (summary.present)
+		{
+			bc_summary	sm;
+
+			rc = bc_summary_parse(s->version, strlen(s->version), summary.data, summary.len, &sm);
+			if (rc != BC_OK)
+			{
+				ld_error("%s: Summary.db: %s", s->prefix, bc_status_message(rc));
+				goto done;
+			}
+			summary_range = 1;
+		}
+		else if (ld_component_size(s, "Index.db") >= 0)
+		{
+			if (!walk_index(s, NULL, NULL, &first, &last))
+				goto done;
+		}
+		keys = u->o->keys && !trie && ld_component_size(s, "Index.db") >= 0;
+	}
+
+	if (!run(u, "BEGIN", "BEGIN", 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
+		goto done;
+
+	/* the staged row */
+	if (!copy_start(u, "COPY pg_temp.bloomcass_load_stage FROM STDIN (FORMAT binary)",
+					s->prefix, fatal))
+		goto fail;
+	put_i16(u, 22);
+	put_text(u, u->o->label);
+	put_text(u, s->prefix);
+	put_text(u, s->keyspace);
+	put_text(u, s->table);
+	put_text(u, s->version);
+	put_text(u, s->generation);
+	put_text(u, s->format == BC_SSTABLE_BTI ? "bti" : "big");
+	put_text(u, s->state);
+	put_text(u, s->snapshot);
+	put_text_array(u, s->components, s->ncomponents);
+	put_bytes(u, filter.data, filter.len, filter.present);
+	put_bytes(u, stats.data, stats.len, stats.present);
+	put_bytes(u, summary.data, summary.len, summary.present);
+	put_bytes(u, toc.data, toc.len, toc.present);
+	put_i64(u, filter_bytes, filter_bytes >= 0);
+	put_i64(u, data_bytes, data_bytes >= 0);
+	put_i64(u, (int64_t) s->data_mtime, s->has_data);
+	put_bool(u, readable);
+	put_bool(u, summary_range);
+	put_bytes(u, first.data, first.len, first.present);
+	put_bytes(u, last.data, last.len, last.present);
+	put_bool(u, keys);
+	if (!copy_end(u, s->prefix, fatal))
+		goto fail;
+
+	params[0] = u->o->label;
+	params[1] = s->prefix;
+	if (!run(u, s->prefix, u->delete_sql, 2, params, PGRES_COMMAND_OK, fatal, NULL) ||
+		!run(u, s->prefix, u->insert_sql, 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
+		goto fail;
+
+	if (u->o->keys)
+	{
+		key_sink	sink = {u, s, 0};
+
+		if (!run(u, s->prefix, u->delete_keys_sql, 2, params, PGRES_COMMAND_OK, fatal, NULL))
+			goto fail;
+		if (keys)
+		{
+			if (!copy_start(u, u->copy_keys_sql, s->prefix, fatal))
+				goto fail;
+			if (!walk_index(s, key_row, &sink, NULL, NULL))
+			{
+				u->copy_failed = 1;
+				copy_end(u, s->prefix, fatal);
+				goto fail;
+			}
+			if (!copy_end(u, s->prefix, fatal))
+				goto fail;
+		}
+	}
+
+	/* tests: a signal in the middle of an SSTable's transaction */
+	if (u->o->test_signal_at > 0 && ordinal == (size_t) u->o->test_signal_at)
+		raise(SIGTERM);
+	if (ld_stop_requested)
+	{
+		rollback(u);
+		result = LD_INTERRUPTED;
+		goto done;
+	}
+	if (!run(u, "COMMIT", "COMMIT", 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
+		goto fail;
+	ok = 1;
+	result = LD_LOADED;
+	goto done;
+
+fail:
+	if (*fatal != EXIT_CONNECTION_LOST)
+		rollback(u);
+	if (ld_stop_requested && *fatal == 0)
+		result = LD_INTERRUPTED;
+	else
+		ld_error("%s: not loaded", s->prefix);
+done:
+	if (*fatal)
+		result = LD_FATAL;
+	(void) ok;
+	free(filter.data);
+	free(stats.data);
+	free(summary.data);
+	free(toc.data);
+	free(first.data);
+	free(last.data);
+	return result;
+}
