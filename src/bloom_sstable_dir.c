@@ -112,58 +112,23 @@ base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static bool
-is_cql_name(const char *s, size_t len)
-{
-	size_t		i;
-
-	if (len == 0)
-		return false;
-	for (i = 0; i < len; i++)
-		if (!(isalnum((unsigned char) s[i]) || s[i] == '_'))
-			return false;
-	return true;
-}
-
-/* The folder's meaning from the last elements of its path. */
+/* The folder's meaning from its path (bc_folder_parse). */
 static Folder
 folder_context(const char *dir)
 {
 	Folder		f = {NULL, NULL, "live", NULL};
-	char	   *copy = pstrdup(dir);
-	char	   *parts[MAX_DEPTH * 2 + 8];
-	int			n = 0;
-	int			i;
-	char	   *p;
-	char	   *index = NULL;
-	size_t		table_len;
+	bc_folder	b;
 
-	for (p = strtok(copy, "/"); p != NULL && n < (int) lengthof(parts); p = strtok(NULL, "/"))
-		parts[n++] = p;
-	/* keep the last elements when there are more than fit */
-	i = n - 1;
-	if (i < 0)
-		return f;
-	if (parts[i][0] == '.' && parts[i][1] != '\0' && i > 0)
-		index = parts[i--];
-	if (strcmp(parts[i], "backups") == 0 && i > 0)
+	bc_folder_parse(dir, strlen(dir), &b);
+	f.state = bc_sstable_state_name(b.state);
+	if (b.snapshot != NULL)
+		f.snapshot = pnstrdup(b.snapshot, b.snapshot_len);
+	if (b.table != NULL)
 	{
-		f.state = "backup";
-		i--;
-	}
-	else if (i >= 2 && strcmp(parts[i - 1], "snapshots") == 0)
-	{
-		f.state = "snapshot";
-		f.snapshot = pstrdup(parts[i]);
-		i -= 2;
-	}
-	if (bc_sstable_table_dir(parts[i], strlen(parts[i]), &table_len) == BC_OK)
-	{
-		f.table = pnstrdup(parts[i], table_len);
-		if (index != NULL)
-			f.table = psprintf("%s%s", f.table, index);
-		if (i > 0 && is_cql_name(parts[i - 1], strlen(parts[i - 1])))
-			f.keyspace = pstrdup(parts[i - 1]);
+		f.table = psprintf("%.*s%.*s", (int) b.table_len, b.table,
+						   (int) b.index_len, b.index ? b.index : "");
+		if (b.keyspace != NULL)
+			f.keyspace = pnstrdup(b.keyspace, b.keyspace_len);
 	}
 	return f;
 }
@@ -375,14 +340,11 @@ emit_folder(Walk *w, const char *dir, Entry *entries, int n, TxnSets *txn)
 		}
 
 		if (strcmp(state, "live") == 0)
-		{
-			if (s.temporary || list_has(txn->temporary, s.descriptor, strlen(s.descriptor)))
-				state = "temporary";
-			else if (list_has(txn->obsolete, s.descriptor, strlen(s.descriptor)))
-				state = "obsolete";
-			else if (bloom_sstable_component_size(&s, "Data.db") < 0)
-				state = "orphaned";
-		}
+			state = bc_sstable_state_name(
+				bc_sstable_state_of(BC_STATE_LIVE, s.temporary,
+									list_has(txn->temporary, s.descriptor, strlen(s.descriptor)),
+									list_has(txn->obsolete, s.descriptor, strlen(s.descriptor)),
+									bloom_sstable_component_size(&s, "Data.db") >= 0));
 
 		if (w->include_inactive || strcmp(state, "live") == 0)
 		{
@@ -516,8 +478,7 @@ walk_dir(Walk *w, const char *dir, bool root)
 		}
 		if (S_ISDIR(fst.st_mode))
 		{
-			if (!w->include_inactive &&
-				(strcmp(names[i], "snapshots") == 0 || strcmp(names[i], "backups") == 0))
+			if (!w->include_inactive && bc_folder_inactive(names[i], strlen(names[i])))
 				continue;
 			subdirs[nsub++] = path;
 			continue;

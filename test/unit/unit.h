@@ -81,6 +81,7 @@ void		suite_index(void);
 void		suite_sstable_name(void);
 void		suite_statistics(void);
 void		suite_txn_log(void);
+void		suite_sstable_dir(void);
 void		suite_partitions(void);
 void		suite_scylladb(void);
 

@@ -247,6 +247,7 @@ main(int argc, char **argv)
 		{"sstable_name", suite_sstable_name},
 		{"statistics", suite_statistics},
 		{"txn_log", suite_txn_log},
+		{"sstable_dir", suite_sstable_dir},
 		{"health", suite_health},
 		{"partitions", suite_partitions},
 		{"scylladb", suite_scylladb},

@@ -1,0 +1,182 @@
+/*
+ * bc_sstable_dir.c - what the folders of a Cassandra data directory say
+ * about the SSTables in them, and an SSTable's state.  The rules of
+ * cassandra_sstables() (src/bloom_sstable_dir.c) and of bloomcass-load
+ * (src/client), in one place.
+ *
+ * Folders follow Cassandra's Descriptor and Directories:
+ *
+ *   <keyspace>/<table>[-<id>]/                  the table's live SSTables
+ *   <keyspace>/<table>[-<id>]/.<index>/         a secondary index's (its
+ *                                               table is <table>.<index>)
+ *   .../<table>[-<id>]/snapshots/<tag>/         a snapshot
+ *   .../<table>[-<id>]/backups/                 incremental backups
+ *
+ * and an SSTable's state is, in this order: snapshot or backup (its
+ * folder); temporary (tmp- or tmplink- in its name, or added by an
+ * operation whose transaction log did not commit); obsolete (removed by one
+ * whose log committed); orphaned (no Data.db); live.
+ */
+#include <string.h>
+
+#include "bloomcass_core.h"
+
+const char *
+bc_sstable_state_name(bc_sstable_state s)
+{
+	switch (s)
+	{
+		case BC_STATE_LIVE:
+			return "live";
+		case BC_STATE_TEMPORARY:
+			return "temporary";
+		case BC_STATE_OBSOLETE:
+			return "obsolete";
+		case BC_STATE_ORPHANED:
+			return "orphaned";
+		case BC_STATE_SNAPSHOT:
+			return "snapshot";
+		case BC_STATE_BACKUP:
+			return "backup";
+	}
+	return "unknown";
+}
+
+/*
+ * The element of path[0 .. end) before end, ignoring '/'s after it: its
+ * start in *start and its length (0 when there is none).
+ */
+static size_t
+prev_element(const char *path, size_t end, size_t *start)
+{
+	size_t		e = end;
+	size_t		s;
+
+	while (e > 0 && path[e - 1] == '/')
+		e--;
+	s = e;
+	while (s > 0 && path[s - 1] != '/')
+		s--;
+	*start = s;
+	return e - s;
+}
+
+static int
+is_word(const char *s, size_t len, const char *w)
+{
+	return len == strlen(w) && memcmp(s, w, len) == 0;
+}
+
+/* a keyspace name: letters, digits and '_' */
+static int
+is_keyspace(const char *s, size_t len)
+{
+	size_t		i;
+
+	if (len == 0)
+		return 0;
+	for (i = 0; i < len; i++)
+	{
+		char		c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+			return 0;
+	}
+	return 1;
+}
+
+void
+bc_folder_parse(const char *path, size_t len, bc_folder *out)
+{
+	size_t		s,
+				n,
+				ps,
+				pn;
+
+	memset(out, 0, sizeof(*out));
+	out->state = BC_STATE_LIVE;
+	n = prev_element(path, len, &s);
+	if (n == 0)
+		return;
+
+	/* .<index>: a secondary index's folder inside its table's */
+	if (path[s] == '.' && n > 1 && !is_word(path + s, n, "..") && s > 0)
+	{
+		pn = prev_element(path, s, &ps);
+		if (pn > 0)
+		{
+			out->index = path + s;
+			out->index_len = n;
+			s = ps;
+			n = pn;
+		}
+	}
+
+	if (is_word(path + s, n, "backups"))
+	{
+		pn = prev_element(path, s, &ps);
+		if (pn > 0)
+		{
+			out->state = BC_STATE_BACKUP;
+			s = ps;
+			n = pn;
+		}
+	}
+	else
+	{
+		/* <table>/snapshots/<tag> */
+		size_t		ss,
+					sn = prev_element(path, s, &ss);
+
+		if (sn > 0 && is_word(path + ss, sn, "snapshots"))
+		{
+			pn = prev_element(path, ss, &ps);
+			if (pn > 0)
+			{
+				out->state = BC_STATE_SNAPSHOT;
+				out->snapshot = path + s;
+				out->snapshot_len = n;
+				s = ps;
+				n = pn;
+			}
+		}
+	}
+
+	if (bc_sstable_table_dir(path + s, n, &out->table_len) == BC_OK)
+	{
+		out->table = path + s;
+		pn = prev_element(path, s, &ps);
+		if (pn > 0 && is_keyspace(path + ps, pn))
+		{
+			out->keyspace = path + ps;
+			out->keyspace_len = pn;
+		}
+	}
+	else
+	{
+		out->table_len = 0;
+		out->index = NULL;
+		out->index_len = 0;
+	}
+}
+
+int
+bc_folder_inactive(const char *name, size_t len)
+{
+	return is_word(name, len, "snapshots") || is_word(name, len, "backups");
+}
+
+bc_sstable_state
+bc_sstable_state_of(bc_sstable_state folder_state, int temporary_name,
+					int added_unfinished, int removed_committed, int has_data)
+{
+	if (folder_state != BC_STATE_LIVE)
+		return folder_state;
+	if (temporary_name || added_unfinished)
+		return BC_STATE_TEMPORARY;
+	if (removed_committed)
+		return BC_STATE_OBSOLETE;
+	if (!has_data)
+		return BC_STATE_ORPHANED;
+	return BC_STATE_LIVE;
+}
