@@ -6,6 +6,7 @@
 #   make unittest                core unit tests (-Wall -Wextra -Werror)
 #   make unittest-sanitize       the same under AddressSanitizer + UBSan
 #   make core-c99                compile the core alone, -std=c99, no PostgreSQL
+#   make bloomcass-load          the client (libpq); `make` and `make install` include it
 
 EXTENSION = bloomcass
 MODULE_big = bloomcass
@@ -33,7 +34,8 @@ export BLOOMCASS_SERVER_DATA
 PG_CPPFLAGS = -Isrc/core
 PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 
-EXTRA_CLEAN = build/server-data build/regress build/unit_tests build/unit_tests_san build/core-c99
+EXTRA_CLEAN = build/server-data build/regress build/unit_tests build/unit_tests_san build/core-c99 \
+	build/client bloomcass-load
 
 # The core's symbols stay inside the library: only the SQL-callable
 # functions are exported, so nothing of ours can be mistaken for a
@@ -52,6 +54,42 @@ $(OBJS): src/core/bloomcass_core.h $(wildcard src/*.h)
 ifdef BLOOMCASS_MAKE_DATA
 installcheck: installcheck-data
 endif
+
+# ---------------------------------------------------------------------------
+# bloomcass-load: the client that uploads a node's SSTables (libpq).  It
+# compiles the core itself, with its own flags, into build/client/.
+# ---------------------------------------------------------------------------
+CLIENT_SRCS = $(sort $(wildcard src/client/*.c))
+CLIENT_CC ?= $(CC)
+CLIENT_CFLAGS = -std=c99 -O2 -g -Wall -Wextra -Werror -Isrc/core -Isrc/client \
+	-I$(shell $(PG_CONFIG) --includedir)
+CLIENT_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq -lm
+CLIENT_OBJS = $(patsubst src/client/%.c,build/client/%.o,$(CLIENT_SRCS)) \
+	$(patsubst src/core/%.c,build/client/core_%.o,$(CORE_SRCS))
+
+build/client/%.o: src/client/%.c src/client/load.h src/core/bloomcass_core.h
+	@mkdir -p build/client
+	$(CLIENT_CC) $(CLIENT_CFLAGS) -c $< -o $@
+
+build/client/core_%.o: src/core/%.c src/core/bloomcass_core.h
+	@mkdir -p build/client
+	$(CLIENT_CC) $(CLIENT_CFLAGS) -c $< -o $@
+
+bloomcass-load: $(CLIENT_OBJS)
+	$(CLIENT_CC) -o $@ $(CLIENT_OBJS) $(CLIENT_LIBS)
+
+all: bloomcass-load
+
+.PHONY: install-client uninstall-client
+install: install-client
+uninstall: uninstall-client
+
+install-client: bloomcass-load
+	$(MKDIR_P) '$(DESTDIR)$(bindir)'
+	$(INSTALL_PROGRAM) bloomcass-load '$(DESTDIR)$(bindir)/bloomcass-load'
+
+uninstall-client:
+	rm -f '$(DESTDIR)$(bindir)/bloomcass-load'
 
 # ---------------------------------------------------------------------------
 # Core unit tests: plain C, no PostgreSQL headers

@@ -956,7 +956,7 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	put_bool(u, summary_range);
 	put_bytes(u, first.data, first.len, first.present);
 	put_bytes(u, last.data, last.len, last.present);
-	put_bool(u, keys);
+	put_bool(u, u->o->keys);
 	if (!copy_end(u, s->prefix, fatal))
 		goto fail;
 
@@ -1007,11 +1007,11 @@ fail:
 		rollback(u);
 	if (ld_stop_requested && *fatal == 0)
 		result = LD_INTERRUPTED;
-	else
-		ld_error("%s: not loaded", s->prefix);
 done:
 	if (*fatal)
 		result = LD_FATAL;
+	else if (result == LD_FAILED)
+		ld_error("%s: not loaded", s->prefix);
 	(void) ok;
 	free(filter.data);
 	free(stats.data);

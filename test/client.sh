@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+#
+# test/client.sh - tests of bloomcass-load against a throwaway cluster:
+# loads as a role with table privileges only, compares the rows with
+# cassandra_sstables() run by the superuser on the same directories, and
+# checks interruption, re-runs, broken SSTables, connection errors and the
+# progress output.  Ends with "client: N passed, M failed".
+#
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. test/lib/common.sh
+
+exec 9>/tmp/bloomcass-regress.lock
+flock 9
+
+: "${PG_CONFIG:=$(command -v pg_config || true)}"
+[[ -n $PG_CONFIG ]] || bc_die "no pg_config"
+export PG_CONFIG PATH="$("$PG_CONFIG" --bindir):$PATH"
+
+make -s -j2 PG_CONFIG="$PG_CONFIG" >/dev/null
+make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+LOAD=$PWD/bloomcass-load
+[[ -x $LOAD ]] || bc_die "make did not build bloomcass-load"
+
+PASSED=0
+FAILED=0
+check() { # check NAME CONDITION-RESULT(0/1) [DETAIL]
+	if [[ $2 == 0 ]]; then
+		printf 'ok      %s\n' "$1"
+		PASSED=$((PASSED + 1))
+	else
+		printf 'FAILED  %s%s\n' "$1" "${3:+: $3}"
+		FAILED=$((FAILED + 1))
+	fi
+}
+# expect NAME ACTUAL EXPECTED
+expect() {
+	if [[ $2 == "$3" ]]; then check "$1" 0; else check "$1" 1 "got '$2', expected '$3'"; fi
+}
+q() { PGOPTIONS='-c client_min_messages=error' psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+
+bc_cluster_start
+SST=$(bc_server_copy test/data/sstables)
+NODE=$BC_CLUSTER_DIR/files/node
+test/make-node.sh "$SST" "$NODE"
+[[ $(id -u) -ne 0 ]] || chown -R postgres: "$BC_CLUSTER_DIR/files"
+T=$BC_CLUSTER_DIR/files/work
+mkdir -p "$T"
+chmod a+rwx "$T"
+
+q -c 'CREATE EXTENSION bloomcass'
+# the tables, made once by the superuser; the loader only gets rights on them
+rc=0
+"$LOAD" -q --keys "$T" || rc=$?
+expect "the superuser creates the tables (exit status)" "$rc" 0
+q -c "CREATE ROLE loader LOGIN" \
+	-c "GRANT SELECT, INSERT, DELETE ON cassandra_sstable_files, cassandra_sstable_files_keys TO loader"
+expect "the loader has no server file privileges" \
+	"$(q -c "SELECT pg_has_role('loader', 'pg_read_server_files', 'member')")" f
+
+# run LOG ARGS...: bloomcass-load as the loader, output in LOG; sets RC
+run() {
+	local log=$1
+	shift
+	RC=0
+	"$LOAD" -U loader "$@" >"$log" 2>&1 || RC=$?
+}
+
+# compare LABEL DIR EXCLUDE: rows of LABEL that differ from cassandra_sstables(DIR)
+# (every shared column), and rows of either side missing from the other,
+# leaving out paths matching EXCLUDE (a regular expression)
+compare() {
+	q -c "
+	WITH s AS (SELECT * FROM cassandra_sstables('$2') WHERE path !~ '$3'),
+	     l AS (SELECT * FROM cassandra_sstable_files WHERE label = '$1' AND path !~ '$3')
+	SELECT coalesce(s.path, l.path) FROM s FULL JOIN l USING (path)
+	WHERE s.path IS NULL OR l.path IS NULL OR
+	  (s.keyspace, s.table_name, s.version, s.generation, s.format, s.state, s.snapshot,
+	   s.components, s.filter::text, s.partitioner, s.fp_chance, s.partitions, s.key_type,
+	   s.first_key, s.last_key, s.filter_db_bytes, s.data_db_bytes, s.modified)
+	  IS DISTINCT FROM
+	  (l.keyspace, l.table_name, l.version, l.generation, l.format, l.state, l.snapshot,
+	   l.components, l.filter::text, l.partitioner, l.fp_chance, l.partitions, l.key_type,
+	   l.first_key, l.last_key, l.filter_db_bytes, l.data_db_bytes, l.modified)"
+}
+# rows of LABEL whose filter_db is not the file's bytes (or missing)
+filter_bytes_differ() {
+	q -c "SELECT count(*) FROM cassandra_sstable_files
+	      WHERE label = '$1' AND path !~ '${2:-^\$}' AND filter_db IS DISTINCT FROM
+	        CASE WHEN 'Filter.db' = ANY (components)
+	             THEN pg_read_binary_file(path || '-Filter.db') END"
+}
+summary_of() { grep -Eo '[0-9]+ SSTables: .*' "$1" | tail -n 1; }
+
+# --- the test copy of the reference SSTables --------------------------------
+run "$T/sst.log" --label n1 --keys "$SST"
+n_all=$(q -c "SELECT count(*) FROM cassandra_sstables('$SST')")
+n_rows=$(q -c "SELECT count(*) FROM cassandra_sstable_files WHERE label = 'n1'")
+n_failed=$(grep -c ': not loaded$' "$T/sst.log" || true)
+expect "sstables: every live SSTable loaded or reported (rows + failed = cassandra_sstables)" \
+	"$((n_rows + n_failed))" "$n_all"
+if ((n_failed > 0)); then expect "sstables: exit status 1 when some failed" "$RC" 1; else expect "sstables: exit status 0" "$RC" 0; fi
+failed_paths=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/sst.log" | sort | paste -sd'|')
+diff=$(compare n1 "$SST" "^(${failed_paths:-none})\$")
+expect "sstables: rows equal cassandra_sstables() column by column" "$diff" ""
+expect "sstables: filter_db is the bytes of every Filter.db" "$(filter_bytes_differ n1)" 0
+keys_diff=$(q -c "
+	SELECT count(*) FROM cassandra_sstable_files f
+	WHERE label = 'n1' AND partitions IS NOT NULL AND 'Index.db' = ANY (components)
+	  AND (SELECT array_agg(k ORDER BY k) FROM cassandra_sstable_keys(f.path) k)
+	      IS DISTINCT FROM
+	      (SELECT array_agg(key ORDER BY key) FROM cassandra_sstable_files_keys x
+	       WHERE x.label = 'n1' AND x.path = f.path)")
+expect "sstables: --keys gives every key of each Index.db (cassandra_sstable_keys)" "$keys_diff" 0
+expect "sstables: keys were loaded" "$(q -c "SELECT count(*) > 1000 FROM cassandra_sstable_files_keys WHERE label = 'n1'")" t
+echo "    ($n_rows loaded, $n_failed failed; $(summary_of "$T/sst.log"))"
+
+# --- a node's data folder ----------------------------------------------------
+run "$T/node.log" --label n2 "$NODE/data"
+broken='/broken/'
+diff=$(compare n2 "$NODE/data" "$broken")
+expect "node: rows equal cassandra_sstables() outside broken/" "$diff" ""
+expect "node: filter_db is the bytes of every Filter.db" "$(filter_bytes_differ n2 "$broken")" 0
+expect "node: only live SSTables (no snapshot, backup, temporary, obsolete)" \
+	"$(q -c "SELECT count(*) FROM cassandra_sstable_files WHERE label = 'n2' AND (state <> 'live' OR path ~ '/(snapshots|backups)/|nb-[235]-big\$|tmp-')")" 0
+got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/node.log" | sed 's|.*/||' | sort | paste -sd' ')
+expect "node: the broken SSTables are reported and skipped" "$got" "nb-1-big nb-2-big nb-3-big"
+expect "node: a corrupt Statistics.db is named" "$(grep -c 'broken.*nb-1-big: Statistics.db: ' "$T/node.log")" 1
+expect "node: exit status 1" "$RC" 1
+
+# --- interrupted, then run again ---------------------------------------------
+RC=0
+BLOOMCASS_LOAD_TEST_SIGNAL_AT=20 "$LOAD" -U loader --label n3 --keys "$SST" >"$T/int.log" 2>&1 || RC=$?
+expect "interrupt: exit status 4" "$RC" 4
+expect "interrupt: the SSTable being loaded is rolled back" \
+	"$(q -c "SELECT count(*) FROM cassandra_sstable_files WHERE label = 'n3'")" 19
+expect "interrupt: says it was interrupted" "$(grep -c 'interrupted' "$T/int.log")" 1
+expect "interrupt: no half-written SSTable" "$(filter_bytes_differ n3)" 0
+expect "interrupt: no keys of SSTables not loaded" \
+	"$(q -c "SELECT count(*) FROM cassandra_sstable_files_keys k WHERE label = 'n3' AND NOT EXISTS (SELECT FROM cassandra_sstable_files f WHERE f.label = 'n3' AND f.path = k.path)")" 0
+run "$T/int2.log" --label n3 --keys "$SST"
+expect "interrupt: the re-run loads the rest" \
+	"$(q -c "SELECT count(*) FROM cassandra_sstable_files WHERE label = 'n3'")" "$n_rows"
+expect "interrupt: the re-run skips the 19 loaded" "$(grep -Eo '[0-9]+ unchanged' "$T/int2.log")" "19 unchanged"
+expect "interrupt: no duplicate keys" \
+	"$(q -c "SELECT (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'n3') - (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'n1')")" 0
+expect "interrupt: every filter_db is its file" "$(filter_bytes_differ n3)" 0
+
+# --- unchanged, then one Data.db touched -------------------------------------
+run "$T/again.log" --label n1 --keys "$SST"
+expect "re-run: nothing re-uploaded" "$(grep -Eo '[0-9]+ loaded, [0-9]+ unchanged' "$T/again.log")" "0 loaded, $n_rows unchanged"
+p=$(q -c "SELECT path FROM cassandra_sstable_files WHERE label = 'n1' AND 'Index.db' = ANY (components) ORDER BY path LIMIT 1")
+before=$(q -c "SELECT loaded_at FROM cassandra_sstable_files WHERE label = 'n1' AND path = '$p'")
+touch -d '2001-02-03 04:05:06' "$p-Data.db"
+run "$T/touch.log" --label n1 --keys "$SST"
+expect "touched Data.db: that SSTable replaced" "$(grep -Eo '[0-9]+ loaded, [0-9]+ unchanged' "$T/touch.log")" "1 loaded, $((n_rows - 1)) unchanged"
+expect "touched Data.db: its row has the new time" \
+	"$(q -c "SELECT modified = '2001-02-03 04:05:06'::timestamp::timestamptz AND loaded_at > '$before' FROM cassandra_sstable_files WHERE label = 'n1' AND path = '$p'")" t
+expect "touched Data.db: its keys are not doubled" "$(q -c "SELECT count(*) = (SELECT count(*) FROM cassandra_sstable_keys('$p')) FROM cassandra_sstable_files_keys WHERE label = 'n1' AND path = '$p'")" t
+
+# --- broken inputs -------------------------------------------------------------
+NB=$SST/cassandra/legacy-sstables/nb/legacy_tables/legacy_nb_simple/nb-1-big
+C=$T/corrupt/ks/t-77777777777777777777777777777777
+mkdir -p "$C"
+for f in "$NB"-*; do cp "$f" "$C/nb-1-big${f#"$NB"}"; cp "$f" "$C/nb-2-big${f#"$NB"}"; done
+size=$(stat -c %s "$C/nb-1-big-Statistics.db")
+printf '\x5a' | dd of="$C/nb-1-big-Statistics.db" bs=1 seek=$((size - 1)) conv=notrunc status=none
+chmod -R a+rX "$T/corrupt"
+run "$T/corrupt.log" --label c1 "$T/corrupt"
+expect "corrupt Statistics.db CRC: exit status 1" "$RC" 1
+expect "corrupt Statistics.db CRC: message names the file" \
+	"$(grep -c "$C/nb-1-big: Statistics.db: " "$T/corrupt.log")" 1
+expect "corrupt Statistics.db CRC: the other SSTable loads" \
+	"$(q -c "SELECT string_agg(generation, ',') FROM cassandra_sstable_files WHERE label = 'c1'")" 2
+
+chmod 000 "$C/nb-1-big-Statistics.db"
+cp "$NB-Statistics.db" "$C/nb-1-big-Statistics.db" 2>/dev/null || true
+chmod 000 "$C/nb-1-big-Filter.db"
+RC=0
+if [[ $(id -u) -eq 0 ]]; then
+	chown -R postgres: "$T/corrupt"
+	runuser -u postgres -- "$LOAD" -U loader --label c2 "$T/corrupt" >"$T/unreadable.log" 2>&1 || RC=$?
+else
+	"$LOAD" -U loader --label c2 "$T/corrupt" >"$T/unreadable.log" 2>&1 || RC=$?
+fi
+expect "unreadable Filter.db: exit status 1" "$RC" 1
+expect "unreadable Filter.db: message names it" \
+	"$(grep -c "$C/nb-1-big: cannot read Filter.db: Permission denied" "$T/unreadable.log")" 1
+
+run "$T/missing.log" --label m "$T/no-such-dir"
+expect "missing directory: exit status 2" "$RC" 2
+expect "missing directory: message" "$(grep -c "cannot read directory $T/no-such-dir: No such file or directory" "$T/missing.log")" 1
+
+# wrong password: scram for one role, over the unix socket
+q -c "SET password_encryption = 'scram-sha-256'" -c "CREATE ROLE pwuser LOGIN PASSWORD 'right'"
+hba=$(q -c 'SHOW hba_file')
+{ printf 'local all pwuser scram-sha-256\n'; cat "$hba"; } >"$T/hba" && cat "$T/hba" >"$hba"
+q -c 'SELECT pg_reload_conf()' >/dev/null
+sleep 0.3
+RC=0
+PGPASSWORD=wrong "$LOAD" -U pwuser --label pw "$SST" >"$T/pw.log" 2>&1 || RC=$?
+expect "wrong password: exit status 2" "$RC" 2
+expect "wrong password: message" "$(grep -c 'cannot connect: .*password authentication failed' "$T/pw.log")" 1
+
+# the server goes away: the load waits on a lock, its backend is terminated
+q -c "BEGIN" -c "LOCK cassandra_sstable_files IN EXCLUSIVE MODE" -c "SELECT pg_sleep(4)" -c "COMMIT" >/dev/null &
+locker=$!
+sleep 0.5
+RC=0
+"$LOAD" -U loader --label gone "$SST" >"$T/gone.log" 2>&1 &
+loader=$!
+for _ in $(seq 50); do
+	[[ $(q -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'bloomcass-load' AND wait_event_type = 'Lock'") == 1 ]] && break
+	sleep 0.1
+done
+q -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'bloomcass-load'" >/dev/null
+wait "$loader" || RC=$?
+wait "$locker" || true
+expect "server gone: exit status 3" "$RC" 3
+expect "server gone: clear message" "$(grep -c 'connection to the server was lost' "$T/gone.log")" 1
+expect "server gone: nothing half-loaded" "$(q -c "SELECT count(*) FROM cassandra_sstable_files WHERE label = 'gone'")" 0
+
+# --- output --------------------------------------------------------------------
+CLEAN=$SST/cassandra/legacy-sstables
+script -qec "'$LOAD' -U loader --label tty '$CLEAN'" /dev/null >"$T/tty.log" 2>&1 || true
+expect "terminal: the progress line" \
+	"$(grep -c $'\r''[0-9]*/[0-9]* SSTables, .*/s, ' "$T/tty.log" | awk '{print ($1 > 0)}')" 1
+RC=0
+"$LOAD" -U loader --label pipe "$CLEAN" 2>&1 | cat >"$T/pipe.log" || true
+expect "piped: one line, the summary" "$(wc -l <"$T/pipe.log") $(grep -c 'SSTables: .* loaded' "$T/pipe.log")" "1 1"
+expect "piped: no progress" "$(grep -c $'\r' "$T/pipe.log" || true)" 0
+RC=0
+"$LOAD" -U loader --help >"$T/help.log" 2>&1 || RC=$?
+expect "--help: exit status 0 and the exit statuses" "$RC $(grep -c 'Exit status' "$T/help.log")" "0 1"
+
+bc_cluster_stop || FAILED=$((FAILED + 1))
+printf 'client: %d passed, %d failed\n' "$PASSED" "$FAILED"
+((FAILED == 0))
