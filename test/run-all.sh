@@ -23,6 +23,8 @@
 #   make install               into the PostgreSQL chosen
 #   make installcheck          pg_regress against a throwaway cluster
 #   server log                 no backend may have crashed
+#   test/client.sh             bloomcass-load against a cluster of its own
+#                              ("client: N passed, M failed", counted)
 #   test/demo.sh               the README's first command, on a cluster of
 #                              its own
 #   test/pgxn.sh               `make dist`, pgxnclient installs that archive
@@ -309,6 +311,33 @@ else
 		record "server log" FAILED "a backend crashed or the server did not stop (see above)"
 		TOTAL_FAILED=$((TOTAL_FAILED + 1))
 	fi
+fi
+
+# ---------------------------------------------------------------------------
+# bloomcass-load, the client, on a cluster of its own
+# ---------------------------------------------------------------------------
+stage_start
+if [[ $INSTALL_OK == yes ]]; then
+	rc=0
+	run_step "$LOGDIR/client.log" bash test/client.sh || rc=$?
+	line=$(grep -Eo 'client: [0-9]+ passed, [0-9]+ failed' "$LOGDIR/client.log" | tail -n 1 || true)
+	if [[ -z $line ]]; then
+		record client FAILED "no result line (exit status $rc)"
+		TOTAL_FAILED=$((TOTAL_FAILED + 1))
+	else
+		c_pass=$(sed -E 's/client: ([0-9]+) passed.*/\1/' <<<"$line")
+		c_fail=$(sed -E 's/.* ([0-9]+) failed/\1/' <<<"$line")
+		TOTAL_PASSED=$((TOTAL_PASSED + c_pass))
+		if ((rc != 0 || c_fail > 0)); then
+			record client FAILED "$c_pass passed, $c_fail failed (exit status $rc)"
+			TOTAL_FAILED=$((TOTAL_FAILED + (c_fail > 0 ? c_fail : 1)))
+		else
+			record client ok "$c_pass passed, $c_fail failed"
+		fi
+	fi
+else
+	record client FAILED "nothing installed"
+	TOTAL_FAILED=$((TOTAL_FAILED + 1))
 fi
 
 # ---------------------------------------------------------------------------
