@@ -109,6 +109,30 @@ typedef enum ld_result
 								 * SSTable would hit: stop */
 } ld_result;
 
+/* components.c: an SSTable's components from the node's disk */
+#define LD_MAX_SMALL_BYTES ((int64_t) 512 * 1024 * 1024)
+#define LD_MAX_FILTER_BYTES ((int64_t) BC_MAX_VALUE_BYTES)
+
+typedef struct blob
+{
+	uint8_t    *data;
+	size_t		len;
+	int			present;
+} blob;
+
+/* the whole of a component of at most max bytes (when the SSTable has it);
+ * 0 after an error, reported */
+int			ld_read_component(const ld_sstable *s, const char *component, int64_t max, blob *b);
+
+/* the first and last key of a BTI SSTable from its Partitions.db footer */
+int			ld_read_partitions_range(const ld_sstable *s, blob *first, blob *last);
+
+/* Index.db in bounded pieces: fn (if not NULL) for every key, stopping when
+ * it returns non-zero; first and last (if not NULL) get the first and last
+ * key; 0 after an error, reported */
+int			ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, size_t len),
+						  void *arg, blob *first, blob *last);
+
 typedef struct ld_uploader ld_uploader;
 
 ld_uploader *ld_upload_begin(struct pg_conn *conn, const ld_options *o, int *fatal_status);
