@@ -242,6 +242,11 @@ loaded=$(psql -X -At -v ON_ERROR_STOP=1 -c "LOAD 'bloomcass'" \
 
 bc_server_copy test/data/real-filters >/dev/null
 bc_server_copy test/data/vectors >/dev/null
+bc_server_copy test/data/sstables >/dev/null
+test/make-node.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/node"
+if [[ $(id -u) -eq 0 ]]; then
+	chown -R postgres: "$BC_CLUSTER_DIR/files/node"
+fi
 export BLOOMCASS_SERVER_DATA=$BC_CLUSTER_DIR/files
 
 # ---------------------------------------------------------------------------
