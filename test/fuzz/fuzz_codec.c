@@ -36,7 +36,7 @@
  *   12. the input as a BTI Partitions.db (its footer and first and last
  *      keys), whole and through the two-step API, and as the keys alone;
  *   13. each line of the input as a transaction log record, and the input
- *      as a log's file name.
+ *      as a log's file name and as a data directory's folder path.
  *
  * Deep checks on a valid image (for each layout L):
  *   L -> raw -> L is the identity, in place and out of place;
@@ -1866,6 +1866,18 @@ fuzz_txn_log(const uint8_t *data, size_t len)
 	const char *end = line + len;
 
 	(void) bc_txn_log_name((const char *) data, len);
+	{
+		bc_folder	fo;
+
+		bc_folder_parse((const char *) data, len, &fo);
+		CHECK(fo.state == BC_STATE_LIVE || fo.state == BC_STATE_SNAPSHOT || fo.state == BC_STATE_BACKUP);
+		CHECK(fo.keyspace == NULL || inside(fo.keyspace, fo.keyspace_len, data, len));
+		CHECK(fo.table == NULL || inside(fo.table, fo.table_len, data, len));
+		CHECK(fo.index == NULL || (fo.table != NULL && inside(fo.index, fo.index_len, data, len)));
+		CHECK(fo.snapshot == NULL || (fo.state == BC_STATE_SNAPSHOT &&
+									  inside(fo.snapshot, fo.snapshot_len, data, len)));
+		CHECK(bc_sstable_state_name(fo.state) != NULL);
+	}
 	while (line <= end)
 	{
 		const char *nl = memchr(line, '\n', (size_t) (end - line));
