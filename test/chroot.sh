@@ -11,7 +11,8 @@
 #   2. creates SUITE with `debootstrap --variant=minbase` from the Debian
 #      mirror this machine's apt uses (a suite the host's debootstrap has no
 #      script for, such as testing's codename, is made with the sid script);
-#   3. mounts /proc and a private /dev/shm (the server's shared memory),
+#   3. mounts /proc, a private /dev/shm (the server's shared memory) and a
+#      private /dev/pts (pseudo-terminals),
 #      unpacks the copy into /src and runs `bash test/run-all.sh --local
 #      --no-fuzz --no-pgxn`
 #      there: the same script a user of that release runs, which installs
@@ -197,6 +198,11 @@ cp /etc/resolv.conf "$ROOTFS/etc/resolv.conf" 2>/dev/null || true
 mount -t proc proc "$ROOTFS/proc"
 mkdir -p "$ROOTFS/dev/shm"
 mount -t tmpfs -o mode=1777,size=2g shm "$ROOTFS/dev/shm"
+# a private pseudo-terminal instance (the client's progress is tested on one)
+mkdir -p "$ROOTFS/dev/pts"
+mount -t devpts -o newinstance,ptmxmode=0666,mode=620,gid=5 devpts "$ROOTFS/dev/pts"
+rm -f "$ROOTFS/dev/ptmx"
+ln -s pts/ptmx "$ROOTFS/dev/ptmx"
 
 mkdir -p "$ROOTFS/src"
 tar -xf "$DIR/.src.tar" -C "$ROOTFS/src"
