@@ -20,6 +20,8 @@
 #include <signal.h>
 #include <time.h>
 
+#include <libpq-fe.h>
+
 #include "bloomcass_core.h"
 
 /* exit statuses (documented in --help and the README) */
@@ -132,6 +134,37 @@ int			ld_read_partitions_range(const ld_sstable *s, blob *first, blob *last);
  * key; 0 after an error, reported */
 int			ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, size_t len),
 						  void *arg, blob *first, blob *last);
+
+/* copy.c: the binary COPY of a load, and server errors */
+typedef struct ld_copy
+{
+	PGconn	   *conn;
+	uint8_t    *buf;
+	size_t		len;
+	int			failed;			/* the connection failed during the COPY */
+} ld_copy;
+
+void		ld_copy_init(ld_copy *c, PGconn *conn);
+void		ld_copy_free(ld_copy *c);
+/* start / end a COPY: 1 when the server took it, else reported, *fatal set
+ * as by ld_fatal_status_of */
+int			ld_copy_start(ld_copy *c, const char *sql, const char *what, int *fatal);
+int			ld_copy_end(ld_copy *c, const char *what, int *fatal);
+/* the fields of a row (a field count first, with ld_put_i16) */
+void		ld_put_i16(ld_copy *c, int16_t v);
+void		ld_put_i32(ld_copy *c, int32_t v);
+void		ld_put_bytes(ld_copy *c, const void *p, size_t n, int present);
+void		ld_put_text(ld_copy *c, const char *s);
+void		ld_put_i64(ld_copy *c, int64_t v, int present);
+void		ld_put_bool(ld_copy *c, int v);
+void		ld_put_text_array(ld_copy *c, char **items, int n);
+
+/* the status to stop the whole load with for a failed command (0 when only
+ * the SSTable being loaded is concerned), and the server's message on one
+ * line (valid until the next call) */
+int			ld_fatal_status_of(PGconn *conn, const PGresult *r);
+const char *ld_server_message(PGconn *conn, const PGresult *r);
+void		ld_report_failure(PGconn *conn, const PGresult *r, const char *what, int *fatal);
 
 typedef struct ld_uploader ld_uploader;
 

@@ -33,8 +33,6 @@
 
 #include "load.h"
 
-#define COPY_BUFFER ((size_t) 256 * 1024)
-#define TEXTOID 25
 
 typedef struct known
 {
@@ -56,13 +54,9 @@ struct ld_uploader
 	char	   *delete_sql;
 	char	   *delete_keys_sql;
 	char	   *copy_keys_sql;
-	/* binary COPY buffer */
-	uint8_t    *buf;
-	size_t		len;
-	int			copy_failed;
+	ld_copy		copy;			/* the binary COPY in progress */
 };
 
-static char errbuf[1024];
 
 /* ------------------------------------------------------------------------
  * Table names
@@ -121,50 +115,6 @@ sqlf(const char *fmt,...)
 	return s;
 }
 
-/* ------------------------------------------------------------------------
- * Server errors
- * ------------------------------------------------------------------------ */
-
-/* The status to stop with for a failed command, or 0 when only this
- * SSTable is concerned. */
-static int
-fatal_status_of(PGconn *conn, const PGresult *r)
-{
-	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-
-	if (PQstatus(conn) == CONNECTION_BAD)
-		return EXIT_CONNECTION_LOST;
-	if (state == NULL)
-		return EXIT_CONNECTION_LOST;
-	if (strncmp(state, "08", 2) == 0 || strncmp(state, "57", 2) == 0)
-		return EXIT_CONNECTION_LOST;
-	/* privileges, a missing function or table, bad names: every SSTable */
-	if (strncmp(state, "42", 2) == 0 || strncmp(state, "28", 2) == 0 ||
-		strncmp(state, "3D", 2) == 0 || strncmp(state, "3F", 2) == 0 ||
-		strncmp(state, "53", 2) == 0)
-		return EXIT_USAGE;
-	return 0;
-}
-
-static const char *
-server_message(PGconn *conn, const PGresult *r)
-{
-	const char *m = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-
-	if (m == NULL)
-		m = PQerrorMessage(conn);
-	snprintf(errbuf, sizeof(errbuf), "%s", m);
-	/* one line */
-	for (char *p = errbuf; *p; p++)
-		if (*p == '\n')
-		{
-			*p = (p[1] == '\0') ? '\0' : ' ';
-			if (*p == '\0')
-				break;
-		}
-	return errbuf;
-}
-
 /* run a command; on failure report it and set *fatal (0 when not) */
 static int
 run(ld_uploader *u, const char *what, const char *sql, int nparams,
@@ -174,12 +124,7 @@ run(ld_uploader *u, const char *what, const char *sql, int nparams,
 
 	if (PQresultStatus(r) != want)
 	{
-		*fatal = fatal_status_of(u->conn, r);
-		if (*fatal == EXIT_CONNECTION_LOST)
-			ld_error("the connection to the server was lost (%s): %s", what,
-					 server_message(u->conn, r));
-		else
-			ld_error("%s: %s", what, server_message(u->conn, r));
+		ld_report_failure(u->conn, r, what, fatal);
 		PQclear(r);
 		return 0;
 	}
@@ -212,7 +157,7 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 	u->o = o;
 	u->table = quote_name(conn, o->table, "");
 	u->keys_table = quote_name(conn, o->table, "_keys");
-	u->buf = malloc(COPY_BUFFER);
+	ld_copy_init(&u->copy, conn);
 	if (u->table == NULL || u->keys_table == NULL)
 	{
 		ld_error("invalid table name \"%s\": %s", o->table, PQerrorMessage(conn));
@@ -338,207 +283,8 @@ ld_upload_end(ld_uploader *u)
 	free(u->delete_sql);
 	free(u->delete_keys_sql);
 	free(u->copy_keys_sql);
-	free(u->buf);
+	ld_copy_free(&u->copy);
 	free(u);
-}
-
-/* ------------------------------------------------------------------------
- * Binary COPY
- * ------------------------------------------------------------------------ */
-static int
-flush(ld_uploader *u)
-{
-	if (u->len > 0 && !u->copy_failed)
-	{
-		if (PQputCopyData(u->conn, (const char *) u->buf, (int) u->len) != 1)
-			u->copy_failed = 1;
-	}
-	u->len = 0;
-	return !u->copy_failed;
-}
-
-static void
-put(ld_uploader *u, const void *p, size_t n)
-{
-	if (u->copy_failed)
-		return;
-	if (n >= COPY_BUFFER / 2)
-	{
-		flush(u);
-		/* large values go out without a copy, in 64 MB pieces */
-		while (n > 0 && !u->copy_failed)
-		{
-			size_t		piece = n > ((size_t) 64 << 20) ? ((size_t) 64 << 20) : n;
-
-			if (PQputCopyData(u->conn, (const char *) p, (int) piece) != 1)
-				u->copy_failed = 1;
-			p = (const uint8_t *) p + piece;
-			n -= piece;
-		}
-		return;
-	}
-	if (u->len + n > COPY_BUFFER)
-		flush(u);
-	memcpy(u->buf + u->len, p, n);
-	u->len += n;
-}
-
-static void
-put_i16(ld_uploader *u, int16_t v)
-{
-	uint8_t		b[2] = {(uint8_t) ((uint16_t) v >> 8), (uint8_t) v};
-
-	put(u, b, 2);
-}
-
-static void
-put_i32(ld_uploader *u, int32_t v)
-{
-	uint8_t		b[4];
-
-	bc_put_be32(b, (uint32_t) v);
-	put(u, b, 4);
-}
-
-static void
-put_bytes(ld_uploader *u, const void *p, size_t n, int present)
-{
-	if (!present)
-	{
-		put_i32(u, -1);
-		return;
-	}
-	put_i32(u, (int32_t) n);
-	put(u, p, n);
-}
-
-static void
-put_text(ld_uploader *u, const char *s)
-{
-	put_bytes(u, s, s ? strlen(s) : 0, s != NULL);
-}
-
-static void
-put_i64(ld_uploader *u, int64_t v, int present)
-{
-	uint8_t		b[8];
-
-	if (!present)
-	{
-		put_i32(u, -1);
-		return;
-	}
-	bc_put_be64(b, (uint64_t) v);
-	put_i32(u, 8);
-	put(u, b, 8);
-}
-
-static void
-put_bool(ld_uploader *u, int v)
-{
-	uint8_t		b = v ? 1 : 0;
-
-	put_i32(u, 1);
-	put(u, &b, 1);
-}
-
-static void
-put_text_array(ld_uploader *u, char **items, int n)
-{
-	int32_t		total = 20;
-	int			i;
-
-	if (n == 0)
-		total = 12;
-	for (i = 0; i < n; i++)
-		total += 4 + (int32_t) strlen(items[i]);
-	put_i32(u, total);
-	put_i32(u, n > 0 ? 1 : 0);	/* dimensions */
-	put_i32(u, 0);				/* no NULLs */
-	put_i32(u, TEXTOID);
-	if (n > 0)
-	{
-		put_i32(u, n);
-		put_i32(u, 1);
-	}
-	for (i = 0; i < n; i++)
-		put_bytes(u, items[i], strlen(items[i]), 1);
-}
-
-static const uint8_t copy_header[19] = {
-	'P', 'G', 'C', 'O', 'P', 'Y', '\n', 0xff, '\r', '\n', 0,
-	0, 0, 0, 0,					/* flags */
-	0, 0, 0, 0					/* header extension */
-};
-
-/* end a COPY: 1 when the server took it */
-static int
-copy_end(ld_uploader *u, const char *what, int *fatal)
-{
-	PGresult   *r;
-	int			ok = 1;
-
-	if (!u->copy_failed)
-	{
-		put_i16(u, -1);
-		flush(u);
-	}
-	if (PQputCopyEnd(u->conn, u->copy_failed || ld_stop_requested ? "bloomcass-load stopped" : NULL) != 1)
-		u->copy_failed = 1;
-	while ((r = PQgetResult(u->conn)) != NULL)
-	{
-		if (PQresultStatus(r) != PGRES_COMMAND_OK && ok)
-		{
-			ok = 0;
-			if (!ld_stop_requested)
-			{
-				*fatal = fatal_status_of(u->conn, r);
-				if (*fatal == EXIT_CONNECTION_LOST)
-					ld_error("the connection to the server was lost (%s): %s", what,
-							 server_message(u->conn, r));
-				else
-					ld_error("%s: %s", what, server_message(u->conn, r));
-			}
-		}
-		PQclear(r);
-		if (PQstatus(u->conn) == CONNECTION_BAD)
-			break;
-	}
-	if (ok && u->copy_failed)
-	{
-		ok = 0;
-		*fatal = EXIT_CONNECTION_LOST;
-		ld_error("the connection to the server was lost (%s): %s", what,
-				 server_message(u->conn, NULL));
-	}
-	if (!ok && PQstatus(u->conn) == CONNECTION_BAD)
-		*fatal = EXIT_CONNECTION_LOST;
-	u->copy_failed = 0;
-	u->len = 0;
-	return ok;
-}
-
-static int
-copy_start(ld_uploader *u, const char *sql, const char *what, int *fatal)
-{
-	PGresult   *r = PQexec(u->conn, sql);
-
-	if (PQresultStatus(r) != PGRES_COPY_IN)
-	{
-		*fatal = fatal_status_of(u->conn, r);
-		if (*fatal == EXIT_CONNECTION_LOST)
-			ld_error("the connection to the server was lost (%s): %s", what,
-					 server_message(u->conn, r));
-		else
-			ld_error("%s: %s", what, server_message(u->conn, r));
-		PQclear(r);
-		return 0;
-	}
-	PQclear(r);
-	u->len = 0;
-	u->copy_failed = 0;
-	put(u, copy_header, sizeof(copy_header));
-	return 1;
 }
 
 typedef struct key_sink
@@ -553,12 +299,12 @@ key_row(void *arg, const uint8_t *key, size_t len)
 {
 	key_sink   *k = arg;
 
-	put_i16(k->u, 3);
-	put_text(k->u, k->u->o->label);
-	put_text(k->u, k->s->prefix);
-	put_bytes(k->u, key, len, 1);
+	ld_put_i16(&k->u->copy, 3);
+	ld_put_text(&k->u->copy, k->u->o->label);
+	ld_put_text(&k->u->copy, k->s->prefix);
+	ld_put_bytes(&k->u->copy, key, len, 1);
 	k->count++;
-	return k->u->copy_failed;
+	return k->u->copy.failed;
 }
 
 /* ------------------------------------------------------------------------
@@ -678,33 +424,33 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 		goto done;
 
 	/* the staged row */
-	if (!copy_start(u, "COPY pg_temp.bloomcass_load_stage FROM STDIN (FORMAT binary)",
+	if (!ld_copy_start(&u->copy, "COPY pg_temp.bloomcass_load_stage FROM STDIN (FORMAT binary)",
 					s->prefix, fatal))
 		goto fail;
-	put_i16(u, 22);
-	put_text(u, u->o->label);
-	put_text(u, s->prefix);
-	put_text(u, s->keyspace);
-	put_text(u, s->table);
-	put_text(u, s->version);
-	put_text(u, s->generation);
-	put_text(u, s->format == BC_SSTABLE_BTI ? "bti" : "big");
-	put_text(u, s->state);
-	put_text(u, s->snapshot);
-	put_text_array(u, s->components, s->ncomponents);
-	put_bytes(u, filter.data, filter.len, filter.present);
-	put_bytes(u, stats.data, stats.len, stats.present);
-	put_bytes(u, summary.data, summary.len, summary.present);
-	put_bytes(u, toc.data, toc.len, toc.present);
-	put_i64(u, filter_bytes, filter_bytes >= 0);
-	put_i64(u, data_bytes, data_bytes >= 0);
-	put_i64(u, (int64_t) s->data_mtime, s->has_data);
-	put_bool(u, readable);
-	put_bool(u, summary_range);
-	put_bytes(u, first.data, first.len, first.present);
-	put_bytes(u, last.data, last.len, last.present);
-	put_bool(u, u->o->keys);
-	if (!copy_end(u, s->prefix, fatal))
+	ld_put_i16(&u->copy, 22);
+	ld_put_text(&u->copy, u->o->label);
+	ld_put_text(&u->copy, s->prefix);
+	ld_put_text(&u->copy, s->keyspace);
+	ld_put_text(&u->copy, s->table);
+	ld_put_text(&u->copy, s->version);
+	ld_put_text(&u->copy, s->generation);
+	ld_put_text(&u->copy, s->format == BC_SSTABLE_BTI ? "bti" : "big");
+	ld_put_text(&u->copy, s->state);
+	ld_put_text(&u->copy, s->snapshot);
+	ld_put_text_array(&u->copy, s->components, s->ncomponents);
+	ld_put_bytes(&u->copy, filter.data, filter.len, filter.present);
+	ld_put_bytes(&u->copy, stats.data, stats.len, stats.present);
+	ld_put_bytes(&u->copy, summary.data, summary.len, summary.present);
+	ld_put_bytes(&u->copy, toc.data, toc.len, toc.present);
+	ld_put_i64(&u->copy, filter_bytes, filter_bytes >= 0);
+	ld_put_i64(&u->copy, data_bytes, data_bytes >= 0);
+	ld_put_i64(&u->copy, (int64_t) s->data_mtime, s->has_data);
+	ld_put_bool(&u->copy, readable);
+	ld_put_bool(&u->copy, summary_range);
+	ld_put_bytes(&u->copy, first.data, first.len, first.present);
+	ld_put_bytes(&u->copy, last.data, last.len, last.present);
+	ld_put_bool(&u->copy, u->o->keys);
+	if (!ld_copy_end(&u->copy, s->prefix, fatal))
 		goto fail;
 
 	params[0] = u->o->label;
@@ -721,15 +467,15 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 			goto fail;
 		if (keys)
 		{
-			if (!copy_start(u, u->copy_keys_sql, s->prefix, fatal))
+			if (!ld_copy_start(&u->copy, u->copy_keys_sql, s->prefix, fatal))
 				goto fail;
 			if (!ld_walk_index(s, key_row, &sink, NULL, NULL))
 			{
-				u->copy_failed = 1;
-				copy_end(u, s->prefix, fatal);
+				u->copy.failed = 1;
+				ld_copy_end(&u->copy, s->prefix, fatal);
 				goto fail;
 			}
-			if (!copy_end(u, s->prefix, fatal))
+			if (!ld_copy_end(&u->copy, s->prefix, fatal))
 				goto fail;
 		}
 	}
