@@ -138,14 +138,8 @@ entry_cmp(const void *a, const void *b)
 {
 	const Entry *x = (const Entry *) a;
 	const Entry *y = (const Entry *) b;
-	size_t		n = Min(x->descriptor_len, y->descriptor_len);
-	int			c = memcmp(x->name, y->name, n);
 
-	if (c != 0)
-		return c;
-	if (x->descriptor_len != y->descriptor_len)
-		return x->descriptor_len < y->descriptor_len ? -1 : 1;
-	return strcmp(x->name + x->descriptor_len, y->name + y->descriptor_len);
+	return bc_sstable_component_cmp(x->name, x->descriptor_len, y->name, y->descriptor_len);
 }
 
 static int
@@ -169,6 +163,36 @@ list_has(List *l, const char *s, size_t len)
 	return false;
 }
 
+/* what bc_txn_log_scan reports, into the folder's sets */
+typedef struct TxnScan
+{
+	TxnSets    *sets;
+	const char *path;
+} TxnScan;
+
+static void
+txn_sstable(void *arg, int obsolete, const char *base, size_t len)
+{
+	TxnSets    *sets = ((TxnScan *) arg)->sets;
+
+	if (obsolete)
+		sets->obsolete = lappend(sets->obsolete, pnstrdup(base, len));
+	else
+		sets->temporary = lappend(sets->temporary, pnstrdup(base, len));
+}
+
+static void
+txn_bad_line(void *arg, long lineno)
+{
+	const char *path = ((TxnScan *) arg)->path;
+
+	ereport(WARNING,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("skipping line %ld of transaction log %s: not a record",
+					lineno, base_name(path)),
+			 errdetail("The file is \"%s\".", path)));
+}
+
 /* Read a transaction log into the folder's sets. */
 static void
 read_txn_log(const char *path, TxnSets *sets)
@@ -176,12 +200,7 @@ read_txn_log(const char *path, TxnSets *sets)
 	char	   *err = NULL;
 	size_t		len;
 	char	   *data;
-	char	   *line,
-			   *end;
-	List	   *added = NIL,
-			   *removed = NIL;
-	bool		committed = false;
-	int			lineno = 0;
+	TxnScan		scan = {sets, path};
 
 	data = (char *) bloom_file_read_all(bloom_file_path(path), MAX_TXN_LOG_BYTES, &len, &err);
 	if (data == NULL)
@@ -192,39 +211,7 @@ read_txn_log(const char *path, TxnSets *sets)
 				 errdetail("The file is \"%s\"; the SSTables it names are listed as live.", path)));
 		return;
 	}
-	end = data + len;
-	for (line = data; line < end;)
-	{
-		char	   *nl = memchr(line, '\n', end - line);
-		size_t		llen = (nl ? nl : end) - line;
-		bc_txn_record r;
-
-		lineno++;
-		if (llen > 0)
-		{
-			if (bc_txn_record_parse(line, llen, &r) != BC_OK)
-			{
-				/* a last line cut short by a crash is expected; others are not */
-				if (nl != NULL && nl + 1 < end)
-					ereport(WARNING,
-							(errcode(ERRCODE_DATA_EXCEPTION),
-							 errmsg("skipping line %d of transaction log %s: not a record",
-									lineno, base_name(path)),
-							 errdetail("The file is \"%s\".", path)));
-			}
-			else if (r.type == BC_TXN_ADD)
-				added = lappend(added, pnstrdup(r.base, r.base_len));
-			else if (r.type == BC_TXN_REMOVE)
-				removed = lappend(removed, pnstrdup(r.base, r.base_len));
-			else if (r.type == BC_TXN_COMMIT)
-				committed = true;
-		}
-		line = nl ? nl + 1 : end;
-	}
-	if (committed)
-		sets->obsolete = list_concat(sets->obsolete, removed);
-	else
-		sets->temporary = list_concat(sets->temporary, added);
+	bc_txn_log_scan(data, len, txn_sstable, txn_bad_line, &scan);
 	pfree(data);
 }
 

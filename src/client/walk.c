@@ -178,14 +178,23 @@ entry_cmp(const void *a, const void *b)
 {
 	const entry *x = a;
 	const entry *y = b;
-	size_t		n = x->descriptor_len < y->descriptor_len ? x->descriptor_len : y->descriptor_len;
-	int			c = memcmp(x->name, y->name, n);
 
-	if (c != 0)
-		return c;
-	if (x->descriptor_len != y->descriptor_len)
-		return x->descriptor_len < y->descriptor_len ? -1 : 1;
-	return strcmp(x->name + x->descriptor_len, y->name + y->descriptor_len);
+	return bc_sstable_component_cmp(x->name, x->descriptor_len, y->name, y->descriptor_len);
+}
+
+/* what bc_txn_log_scan reports, into the folder's sets */
+typedef struct txn_sets
+{
+	strlist    *temporary;
+	strlist    *obsolete;
+} txn_sets;
+
+static void
+txn_sstable(void *arg, int obsolete, const char *base, size_t len)
+{
+	txn_sets   *t = arg;
+
+	strlist_add(obsolete ? t->obsolete : t->temporary, base, len);
 }
 
 /* a transaction log into the folder's sets (as read_txn_log on the server) */
@@ -196,12 +205,7 @@ read_txn_log(walker *w, const char *path, strlist *temporary, strlist *obsolete)
 	char	   *data;
 	size_t		len = 0,
 				got;
-	char	   *line,
-			   *end;
-	strlist		added = {0},
-				removed = {0};
-	int			committed = 0;
-	size_t		i;
+	txn_sets	sets = {temporary, obsolete};
 
 	if (f == NULL)
 	{
@@ -223,32 +227,7 @@ read_txn_log(walker *w, const char *path, strlist *temporary, strlist *obsolete)
 		return;
 	}
 	fclose(f);
-	end = data + len;
-	for (line = data; line < end;)
-	{
-		char	   *nl = memchr(line, '\n', (size_t) (end - line));
-		size_t		llen = (size_t) ((nl ? nl : end) - line);
-		bc_txn_record r;
-
-		if (llen > 0 && bc_txn_record_parse(line, llen, &r) == BC_OK)
-		{
-			if (r.type == BC_TXN_ADD)
-				strlist_add(&added, r.base, r.base_len);
-			else if (r.type == BC_TXN_REMOVE)
-				strlist_add(&removed, r.base, r.base_len);
-			else if (r.type == BC_TXN_COMMIT)
-				committed = 1;
-		}
-		line = nl ? nl + 1 : end;
-	}
-	if (committed)
-		for (i = 0; i < removed.n; i++)
-			strlist_add(obsolete, removed.items[i], strlen(removed.items[i]));
-	else
-		for (i = 0; i < added.n; i++)
-			strlist_add(temporary, added.items[i], strlen(added.items[i]));
-	strlist_free(&added);
-	strlist_free(&removed);
+	bc_txn_log_scan(data, len, txn_sstable, NULL, &sets);
 	free(data);
 }
 

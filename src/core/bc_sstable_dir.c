@@ -161,6 +161,20 @@ bc_folder_parse(const char *path, size_t len, bc_folder *out)
 }
 
 int
+bc_sstable_component_cmp(const char *a, size_t a_descriptor_len,
+						 const char *b, size_t b_descriptor_len)
+{
+	size_t		n = a_descriptor_len < b_descriptor_len ? a_descriptor_len : b_descriptor_len;
+	int			c = memcmp(a, b, n);
+
+	if (c != 0)
+		return c;
+	if (a_descriptor_len != b_descriptor_len)
+		return a_descriptor_len < b_descriptor_len ? -1 : 1;
+	return strcmp(a + a_descriptor_len, b + b_descriptor_len);
+}
+
+int
 bc_folder_inactive(const char *name, size_t len)
 {
 	return is_word(name, len, "snapshots") || is_word(name, len, "backups");

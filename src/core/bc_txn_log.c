@@ -164,3 +164,61 @@ bc_txn_log_name(const char *name, size_t len)
 			return i > 0 && memchr(name, '/', len) == NULL;
 	return 0;
 }
+
+/*
+ * The next line of [*p, end), without its newline: 0 at the end.  *cut is
+ * set for a last line without a newline (a crash cut it short).
+ */
+static int
+next_line(const char **p, const char *end, const char **line, size_t *len, int *cut)
+{
+	const char *nl;
+
+	if (*p >= end)
+		return 0;
+	nl = memchr(*p, '\n', (size_t) (end - *p));
+	*line = *p;
+	*len = (size_t) ((nl ? nl : end) - *p);
+	*cut = nl == NULL;
+	*p = nl ? nl + 1 : end;
+	return 1;
+}
+
+void
+bc_txn_log_scan(const char *data, size_t len,
+				void (*sstable) (void *arg, int obsolete, const char *base, size_t base_len),
+				void (*bad_line) (void *arg, long lineno), void *arg)
+{
+	const char *end = data + len;
+	const char *p = data;
+	const char *line;
+	size_t		llen;
+	int			cut;
+	int			committed = 0;
+	long		lineno = 0;
+	bc_txn_record r;
+
+	/* first whether it committed, and its bad lines */
+	while (next_line(&p, end, &line, &llen, &cut))
+	{
+		lineno++;
+		if (llen == 0)
+			continue;
+		if (bc_txn_record_parse(line, llen, &r) != BC_OK)
+		{
+			if (!cut && bad_line != NULL)
+				bad_line(arg, lineno);
+		}
+		else if (r.type == BC_TXN_COMMIT)
+			committed = 1;
+	}
+	/* then the SSTables it makes not live */
+	p = data;
+	while (next_line(&p, end, &line, &llen, &cut))
+	{
+		if (llen == 0 || bc_txn_record_parse(line, llen, &r) != BC_OK)
+			continue;
+		if (committed ? r.type == BC_TXN_REMOVE : r.type == BC_TXN_ADD)
+			sstable(arg, committed, r.base, r.base_len);
+	}
+}

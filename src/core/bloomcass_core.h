@@ -603,6 +603,17 @@ bc_status	bc_txn_record_parse(const char *line, size_t len, bc_txn_record *out);
 /* 1 when name (a base name) is a transaction log's: <v>_txn_<op>_<id>.log */
 int			bc_txn_log_name(const char *name, size_t len);
 
+/*
+ * A whole log: sstable(arg, obsolete, base, len) for each SSTable it takes
+ * out of the table, the ones it REMOVEs (obsolete = 1) when it committed,
+ * else the ones it ADDs (obsolete = 0: temporary); bad_line (may be NULL)
+ * for each line that is not a record, except a last line cut short by a
+ * crash, which is expected.
+ */
+void		bc_txn_log_scan(const char *data, size_t len,
+							void (*sstable) (void *arg, int obsolete, const char *base, size_t base_len),
+							void (*bad_line) (void *arg, long lineno), void *arg);
+
 /* ------------------------------------------------------------------------
  * Partitions.db of BTI SSTables (bc_partitions.c): the footer
  *
@@ -725,6 +736,14 @@ typedef struct bc_folder
 } bc_folder;
 
 void		bc_folder_parse(const char *path, size_t len, bc_folder *out);
+
+/*
+ * The order in which a folder's component files group by SSTable: by the
+ * descriptor (name[0 .. descriptor_len), as bc_sstable_name_parse gives
+ * it), then by the rest of the name.
+ */
+int			bc_sstable_component_cmp(const char *a, size_t a_descriptor_len,
+									 const char *b, size_t b_descriptor_len);
 
 /* 1 for a subfolder only inactive SSTables are in (snapshots, backups) */
 int			bc_folder_inactive(const char *name, size_t len);

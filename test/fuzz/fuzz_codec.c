@@ -35,8 +35,9 @@
  *      versions);
  *   12. the input as a BTI Partitions.db (its footer and first and last
  *      keys), whole and through the two-step API, and as the keys alone;
- *   13. each line of the input as a transaction log record, and the input
- *      as a log's file name and as a data directory's folder path.
+ *   13. the input as a whole transaction log and each of its lines as a
+ *      record, and the input as a log's file name and as a data
+ *      directory's folder path.
  *
  * Deep checks on a valid image (for each layout L):
  *   L -> raw -> L is the identity, in place and out of place;
@@ -1855,6 +1856,28 @@ fuzz_partitions(const uint8_t *data, size_t len)
 		CHECK(al + zl + 4 == len && a == data + 2 && z == a + al + 2);
 }
 
+typedef struct txn_span
+{
+	const uint8_t *data;
+	size_t		len;
+} txn_span;
+
+static void
+txn_scan_sstable(void *arg, int obsolete, const char *base, size_t len)
+{
+	txn_span   *t = arg;
+
+	CHECK(obsolete == 0 || obsolete == 1);
+	CHECK(len > 0 && inside(base, len, t->data, t->len));
+}
+
+static void
+txn_scan_bad(void *arg, long lineno)
+{
+	(void) arg;
+	CHECK(lineno >= 1);
+}
+
 /*
  * Stage 13: a record parsed is what its line says: a known type word, the
  * path inside the first brackets, its last element (less one '-') the base.
@@ -1866,6 +1889,11 @@ fuzz_txn_log(const uint8_t *data, size_t len)
 	const char *end = line + len;
 
 	(void) bc_txn_log_name((const char *) data, len);
+	{
+		txn_span	t = {data, len};
+
+		bc_txn_log_scan((const char *) data, len, txn_scan_sstable, txn_scan_bad, &t);
+	}
 	{
 		bc_folder	fo;
 

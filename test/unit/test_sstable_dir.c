@@ -67,6 +67,13 @@ suite_sstable_dir(void)
 	check_folder("backups", NULL, "backups", NULL, BC_STATE_LIVE, NULL);
 	check_folder("ks/t/..", NULL, NULL, NULL, BC_STATE_LIVE, NULL);
 
+	/* components group by SSTable: nb-1-big before nb-10-big, whatever follows */
+	CHECK(bc_sstable_component_cmp("nb-1-big-TOC.txt", 8, "nb-10-big-Data.db", 9) < 0, "nb-1 < nb-10");
+	CHECK(bc_sstable_component_cmp("nb-10-big-Data.db", 9, "nb-1-big-TOC.txt", 8) > 0, "nb-10 > nb-1");
+	CHECK(bc_sstable_component_cmp("nb-1-big-Data.db", 8, "nb-1-big-TOC.txt", 8) < 0, "Data.db < TOC.txt");
+	CHECK(bc_sstable_component_cmp("nb-1-big-Data.db", 8, "nb-1-big-Data.db", 8) == 0, "equal");
+	CHECK(bc_sstable_component_cmp("tmp-nb-1-big-Data.db", 12, "nb-1-big-Data.db", 8) > 0, "tmp- apart");
+
 	CHECK(bc_folder_inactive("snapshots", 9) && bc_folder_inactive("backups", 7), "inactive folders");
 	CHECK(!bc_folder_inactive("snapshot", 8) && !bc_folder_inactive("data", 4), "active folders");
 

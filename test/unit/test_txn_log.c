@@ -37,6 +37,40 @@ check_bad(const char *line, size_t len)
 		  "accepted \"%.*s\"", (int) len, line);
 }
 
+/* what bc_txn_log_scan reports, as text: "T:base " / "O:base " / "bad:n " */
+typedef struct scan_out
+{
+	char		text[512];
+} scan_out;
+
+static void
+scan_sstable(void *arg, int obsolete, const char *base, size_t len)
+{
+	scan_out   *o = arg;
+	size_t		n = strlen(o->text);
+
+	snprintf(o->text + n, sizeof(o->text) - n, "%s:%.*s ", obsolete ? "O" : "T", (int) len, base);
+}
+
+static void
+scan_bad(void *arg, long lineno)
+{
+	scan_out   *o = arg;
+	size_t		n = strlen(o->text);
+
+	snprintf(o->text + n, sizeof(o->text) - n, "bad:%ld ", lineno);
+}
+
+static void
+check_scan(const char *log, const char *want)
+{
+	scan_out	o;
+
+	o.text[0] = '\0';
+	bc_txn_log_scan(log, strlen(log), scan_sstable, scan_bad, &o);
+	CHECK(strcmp(o.text, want) == 0, "scan of \"%s\": \"%s\", expected \"%s\"", log, o.text, want);
+}
+
 void
 suite_txn_log(void)
 {
@@ -75,4 +109,15 @@ suite_txn_log(void)
 	CHECK(!bc_txn_log_name("_txn_x.log", 10), "no version");
 	CHECK(!bc_txn_log_name("nb_txn_compaction_1.txt", 23), "not .log");
 	CHECK(!bc_txn_log_name("a/nb_txn_x_1.log", 16), "a path");
+
+	/* whole logs: committed, unfinished, aborted, bad and cut lines */
+	check_scan("ADD:[/d/nb-4-big,0,8][1]\nREMOVE:[/d/nb-3-big,1,8][2]\nREMOVE:[/d/nb-2-big,1,8][3]\nCOMMIT:[,1,0][4]\n",
+			   "O:nb-3-big O:nb-2-big ");
+	check_scan("ADD:[/d/nb-4-big,0,8][1]\nREMOVE:[/d/nb-3-big,1,8][2]\n", "T:nb-4-big ");
+	check_scan("ADD:[/d/nb-4-big,0,8][1]\nABORT:[,1,0][4]\n", "T:nb-4-big ");
+	check_scan("ADD:[/d/nb-4-big,0,8][1]\ngarbage\n\nREMOVE:[/d/nb-3-big,1,8][2]\nCOMMIT:[,1,0][4]\nCOMM",
+			   "bad:2 O:nb-3-big ");
+	check_scan("ADD:[/d/nb-4-big,0,8][1]\nCOMMIT:[,1,0][4", "T:nb-4-big ");
+	check_scan("", "");
+	check_scan("\n\n", "");
 }
