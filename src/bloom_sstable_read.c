@@ -88,19 +88,15 @@ read_whole(const BloomSSTable *s, const char *component, size_t max,
 }
 
 static void
-read_filterdb(const BloomSSTable *s, BloomSSTableMeta *m)
+read_filterdb(const BloomSSTable *s, bc_order order, bc_layout layout, BloomSSTableMeta *m)
 {
 	char	   *path;
 	uint8	   *data;
 	size_t		len;
-	bc_order	order;
-	bc_layout	layout;
 	bc_status	st;
 	int32		k;
 	int64		w;
 
-	/* bloom_sstable_read has checked the version */
-	(void) bc_version_lookup(s->version, strlen(s->version), &order, &layout);
 	data = read_whole(s, "Filter.db", (size_t) BC_MAX_VALUE_BYTES, FILTER_COLS, &path, &len);
 	if (data == NULL)
 		return;
@@ -343,7 +339,7 @@ bloom_sstable_read(const BloomSSTable *s, bool read_filter, BloomSSTableMeta *m)
 	}
 
 	if (read_filter && bloom_sstable_component_size(s, "Filter.db") >= 0)
-		read_filterdb(s, m);
+		read_filterdb(s, order, layout, m);
 	if (bloom_sstable_component_size(s, "Statistics.db") >= 0)
 		read_statistics(s, m);
 
