@@ -7,7 +7,9 @@
  * components into a PostgreSQL table, where the extension's parsers fill
  * the columns cassandra_sstables returns.
  *
- *   main.c      options, connection, exit status
+ *   main.c      the load loop, signals, messages, exit status
+ *   options.c   the command line: --help, --version, the options
+ *   connect.c   the connection to the server
  *   walk.c      the directory walk: a list of SSTables
  *   upload.c    one transaction per SSTable: COPY, then INSERT ... SELECT
  *   progress.c  the progress line on a terminal, the summary line
@@ -172,6 +174,25 @@ ld_uploader *ld_upload_begin(struct pg_conn *conn, const ld_options *o, int *fat
 ld_result	ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal,
 						  int *fatal_status);
 void		ld_upload_end(ld_uploader *u);
+
+/* options.c: the command line into o and cp; LD_GO_ON with argv[*first_root]
+ * the first data directory, else the status to exit with at once (0 after
+ * --help or --version; otherwise reported) */
+typedef struct ld_conn_params
+{
+	const char *host;			/* NULL when not given: libpq's defaults */
+	const char *port;
+	const char *user;
+	const char *dbname;			/* or a conninfo string or URI */
+} ld_conn_params;
+
+#define LD_GO_ON (-1)
+int			ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp,
+							 int *first_root);
+
+/* connect.c: the connection (keepalives on, PG* variables and ~/.pgpass
+ * apply); NULL when it failed, reported */
+PGconn	   *ld_connect(const ld_conn_params *cp);
 
 /* message helpers (main.c): to stderr, clearing the progress line first */
 extern ld_progress *ld_current_progress;

@@ -1,6 +1,7 @@
 /*
- * main.c - bloomcass-load: options, connection, the load loop and the exit
- * status.
+ * main.c - bloomcass-load: the load loop, the signals that stop it, the
+ * messages and the exit status (options.c reads the command line,
+ * connect.c connects).
  *
  *   bloomcass-load [OPTION]... DATA_DIR...
  *
@@ -12,7 +13,6 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,9 +23,6 @@
 #include <libpq-fe.h>
 
 #include "load.h"
-
-#define LOAD_VERSION "1.2.0"
-#define DEFAULT_TABLE "cassandra_sstable_files"
 
 volatile sig_atomic_t ld_stop_requested = 0;
 ld_progress *ld_current_progress = NULL;
@@ -62,72 +59,14 @@ on_signal(int sig)
 	ld_stop_requested = 1;
 }
 
-static void
-usage(FILE *out)
-{
-	fprintf(out,
-			"bloomcass-load loads the live SSTables of a Cassandra node into PostgreSQL:\n"
-			"one row per SSTable with the columns of cassandra_sstables(), filled on the\n"
-			"server by the bloomcass extension from the uploaded Filter.db, Statistics.db,\n"
-			"Summary.db and TOC.txt (kept in the row too).\n"
-			"\n"
-			"Usage:\n"
-			"  bloomcass-load [OPTION]... DATA_DIR...\n"
-			"\n"
-			"Options:\n"
-			"  -l, --label=NAME         the node's name in the label column (default: host name)\n"
-			"  -t, --table=NAME         the table, [schema.]name (default: " DEFAULT_TABLE ");\n"
-			"                           created when missing\n"
-			"  -k, --keys               also every partition key of each Index.db, into NAME_keys\n"
-			"  -q, --quiet              errors only\n"
-			"  -v, --verbose            one line per SSTable\n"
-			"  -V, --version            print the version and exit\n"
-			"  -?, --help               show this help and exit\n"
-			"\n"
-			"Connection options (as psql; PG* environment variables and ~/.pgpass apply):\n"
-			"  -h, --host=HOST          server host or socket directory\n"
-			"  -p, --port=PORT          server port\n"
-			"  -U, --username=USER      user name\n"
-			"  -d, --dbname=DBNAME      database name, or a conninfo string or URI\n"
-			"\n"
-			"Re-running skips the SSTables loaded unchanged (same label, path, Data.db size\n"
-			"and modification time) and replaces changed ones; each SSTable is loaded in a\n"
-			"transaction of its own.  Progress goes to a terminal; otherwise only errors\n"
-			"and one summary line are printed (to standard error).\n"
-			"\n"
-			"Exit status: 0 all loaded, 1 some SSTables failed, 2 usage, directory or\n"
-			"connection error, 3 connection lost during the load, 4 interrupted.\n");
-}
-
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"label", required_argument, NULL, 'l'},
-		{"table", required_argument, NULL, 't'},
-		{"keys", no_argument, NULL, 'k'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"version", no_argument, NULL, 'V'},
-		{"help", no_argument, NULL, '?'},
-		{"host", required_argument, NULL, 'h'},
-		{"port", required_argument, NULL, 'p'},
-		{"username", required_argument, NULL, 'U'},
-		{"dbname", required_argument, NULL, 'd'},
-		{NULL, 0, NULL, 0}
-	};
 	ld_options	o;
-	const char *host = NULL,
-			   *port = NULL,
-			   *user = NULL,
-			   *dbname = NULL;
-	char		hostname[256];
-	const char *keywords[12];
-	const char *values[12];
-	int			nk = 0,
-				c,
+	ld_conn_params cp;
+	int			first_root,
 				i,
-				status = EXIT_LOADED,
+				status,
 				fatal = 0;
 	char	  **roots;
 	int			nroots;
@@ -142,100 +81,21 @@ main(int argc, char **argv)
 	int64_t		total_bytes = 0,
 				sent_bytes = 0;
 	struct sigaction sa;
-	const char *env;
 	char		b1[32];
 	double		t0 = ld_now();
 
-	memset(&o, 0, sizeof(o));
+	status = ld_parse_options(argc, argv, &o, &cp, &first_root);
+	if (status != LD_GO_ON)
+		return status;
+	status = EXIT_LOADED;
 	memset(&list, 0, sizeof(list));
-	o.table = DEFAULT_TABLE;
-	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
-	{
-		usage(stdout);
-		return 0;
-	}
-	while ((c = getopt_long(argc, argv, "l:t:kqvVh:p:U:d:?", longopts, NULL)) != -1)
-	{
-		switch (c)
-		{
-			case 'l':
-				o.label = optarg;
-				break;
-			case 't':
-				o.table = optarg;
-				break;
-			case 'k':
-				o.keys = 1;
-				break;
-			case 'q':
-				o.quiet = 1;
-				break;
-			case 'v':
-				o.verbose = 1;
-				break;
-			case 'V':
-				printf("bloomcass-load (bloomcass) %s\n", LOAD_VERSION);
-				return 0;
-			case 'h':
-				host = optarg;
-				break;
-			case 'p':
-				port = optarg;
-				break;
-			case 'U':
-				user = optarg;
-				break;
-			case 'd':
-				dbname = optarg;
-				break;
-			case '?':
-				if (optopt == 0 || optopt == '?')
-				{
-					if (strcmp(argv[optind - 1], "-?") == 0 || strcmp(argv[optind - 1], "--help") == 0)
-					{
-						usage(stdout);
-						return 0;
-					}
-				}
-				fprintf(stderr, "Try \"bloomcass-load --help\" for more information.\n");
-				return EXIT_USAGE;
-			default:
-				fprintf(stderr, "Try \"bloomcass-load --help\" for more information.\n");
-				return EXIT_USAGE;
-		}
-	}
-	if (optind >= argc)
-	{
-		ld_error("no data directory given");
-		fprintf(stderr, "Try \"bloomcass-load --help\" for more information.\n");
-		return EXIT_USAGE;
-	}
-	if (o.quiet && o.verbose)
-		o.verbose = 0;
-	if (o.label == NULL)
-	{
-		if (gethostname(hostname, sizeof(hostname)) != 0)
-		{
-			ld_error("cannot tell the host name: give --label");
-			return EXIT_USAGE;
-		}
-		hostname[sizeof(hostname) - 1] = '\0';
-		o.label = hostname;
-	}
-	if (o.label[0] == '\0')
-	{
-		ld_error("the label is empty");
-		return EXIT_USAGE;
-	}
-	if ((env = getenv("BLOOMCASS_LOAD_TEST_SIGNAL_AT")) != NULL)
-		o.test_signal_at = atoi(env);
 
 	/* the directories first: a missing one is a usage error */
-	nroots = argc - optind;
+	nroots = argc - first_root;
 	roots = calloc((size_t) nroots, sizeof(char *));
 	for (i = 0; i < nroots; i++)
 	{
-		roots[i] = ld_absolute_path(argv[optind + i]);
+		roots[i] = ld_absolute_path(argv[first_root + i]);
 		if (ld_walk(roots[i], &list, o.verbose) != 0)
 			return EXIT_USAGE;
 	}
@@ -246,39 +106,9 @@ main(int argc, char **argv)
 		total_bytes += list.items[n].small_bytes;
 	}
 
-	/* connection: keepalives so that a server gone away is noticed */
-	keywords[nk] = "keepalives";
-	values[nk++] = "1";
-	keywords[nk] = "keepalives_idle";
-	values[nk++] = "10";
-	keywords[nk] = "keepalives_interval";
-	values[nk++] = "5";
-	keywords[nk] = "keepalives_count";
-	values[nk++] = "3";
-	keywords[nk] = "fallback_application_name";
-	values[nk++] = "bloomcass-load";
-	keywords[nk] = "dbname";
-	values[nk++] = dbname;
-	keywords[nk] = "host";
-	values[nk++] = host;
-	keywords[nk] = "port";
-	values[nk++] = port;
-	keywords[nk] = "user";
-	values[nk++] = user;
-	keywords[nk] = NULL;
-	values[nk] = NULL;
-	conn = PQconnectdbParams(keywords, values, 1);
-	if (conn == NULL || PQstatus(conn) != CONNECTION_OK)
-	{
-		const char *m = conn ? PQerrorMessage(conn) : "out of memory\n";
-
-		ld_progress_clear(NULL);
-		fprintf(stderr, "bloomcass-load: cannot connect: %s", m);
-		if (m[0] == '\0' || m[strlen(m) - 1] != '\n')
-			fputc('\n', stderr);
-		PQfinish(conn);
+	conn = ld_connect(&cp);
+	if (conn == NULL)
 		return EXIT_USAGE;
-	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

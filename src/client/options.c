@@ -1,0 +1,171 @@
+/*
+ * options.c - bloomcass-load: the command line.
+ *
+ * The option table, --help and --version, and the parsing of the command
+ * line into ld_options and the connection parameters (the label defaults
+ * to the host name).
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load.h"
+
+#define LOAD_VERSION "1.2.0"
+#define DEFAULT_TABLE "cassandra_sstable_files"
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+			"bloomcass-load loads the live SSTables of a Cassandra node into PostgreSQL:\n"
+			"one row per SSTable with the columns of cassandra_sstables(), filled on the\n"
+			"server by the bloomcass extension from the uploaded Filter.db, Statistics.db,\n"
+			"Summary.db and TOC.txt (kept in the row too).\n"
+			"\n"
+			"Usage:\n"
+			"  bloomcass-load [OPTION]... DATA_DIR...\n"
+			"\n"
+			"Options:\n"
+			"  -l, --label=NAME         the node's name in the label column (default: host name)\n"
+			"  -t, --table=NAME         the table, [schema.]name (default: " DEFAULT_TABLE ");\n"
+			"                           created when missing\n"
+			"  -k, --keys               also every partition key of each Index.db, into NAME_keys\n"
+			"  -q, --quiet              errors only\n"
+			"  -v, --verbose            one line per SSTable\n"
+			"  -V, --version            print the version and exit\n"
+			"  -?, --help               show this help and exit\n"
+			"\n"
+			"Connection options (as psql; PG* environment variables and ~/.pgpass apply):\n"
+			"  -h, --host=HOST          server host or socket directory\n"
+			"  -p, --port=PORT          server port\n"
+			"  -U, --username=USER      user name\n"
+			"  -d, --dbname=DBNAME      database name, or a conninfo string or URI\n"
+			"\n"
+			"Re-running skips the SSTables loaded unchanged (same label, path, Data.db size\n"
+			"and modification time) and replaces changed ones; each SSTable is loaded in a\n"
+			"transaction of its own.  Progress goes to a terminal; otherwise only errors\n"
+			"and one summary line are printed (to standard error).\n"
+			"\n"
+			"Exit status: 0 all loaded, 1 some SSTables failed, 2 usage, directory or\n"
+			"connection error, 3 connection lost during the load, 4 interrupted.\n");
+}
+
+static void
+try_help(void)
+{
+	fprintf(stderr, "Try \"bloomcass-load --help\" for more information.\n");
+}
+
+int
+ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp, int *first_root)
+{
+	static const struct option longopts[] = {
+		{"label", required_argument, NULL, 'l'},
+		{"table", required_argument, NULL, 't'},
+		{"keys", no_argument, NULL, 'k'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"version", no_argument, NULL, 'V'},
+		{"help", no_argument, NULL, '?'},
+		{"host", required_argument, NULL, 'h'},
+		{"port", required_argument, NULL, 'p'},
+		{"username", required_argument, NULL, 'U'},
+		{"dbname", required_argument, NULL, 'd'},
+		{NULL, 0, NULL, 0}
+	};
+	static char hostname[256];
+	const char *env;
+	int			c;
+
+	memset(o, 0, sizeof(*o));
+	memset(cp, 0, sizeof(*cp));
+	o->table = DEFAULT_TABLE;
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-?") == 0))
+	{
+		usage(stdout);
+		return 0;
+	}
+	while ((c = getopt_long(argc, argv, "l:t:kqvVh:p:U:d:?", longopts, NULL)) != -1)
+	{
+		switch (c)
+		{
+			case 'l':
+				o->label = optarg;
+				break;
+			case 't':
+				o->table = optarg;
+				break;
+			case 'k':
+				o->keys = 1;
+				break;
+			case 'q':
+				o->quiet = 1;
+				break;
+			case 'v':
+				o->verbose = 1;
+				break;
+			case 'V':
+				printf("bloomcass-load (bloomcass) %s\n", LOAD_VERSION);
+				return 0;
+			case 'h':
+				cp->host = optarg;
+				break;
+			case 'p':
+				cp->port = optarg;
+				break;
+			case 'U':
+				cp->user = optarg;
+				break;
+			case 'd':
+				cp->dbname = optarg;
+				break;
+			case '?':
+				if (optopt == 0 || optopt == '?')
+				{
+					if (strcmp(argv[optind - 1], "-?") == 0 || strcmp(argv[optind - 1], "--help") == 0)
+					{
+						usage(stdout);
+						return 0;
+					}
+				}
+				try_help();
+				return EXIT_USAGE;
+			default:
+				try_help();
+				return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+	{
+		ld_error("no data directory given");
+		try_help();
+		return EXIT_USAGE;
+	}
+	if (o->quiet && o->verbose)
+		o->verbose = 0;
+	if (o->label == NULL)
+	{
+		if (gethostname(hostname, sizeof(hostname)) != 0)
+		{
+			ld_error("cannot tell the host name: give --label");
+			return EXIT_USAGE;
+		}
+		hostname[sizeof(hostname) - 1] = '\0';
+		o->label = hostname;
+	}
+	if (o->label[0] == '\0')
+	{
+		ld_error("the label is empty");
+		return EXIT_USAGE;
+	}
+	if ((env = getenv("BLOOMCASS_LOAD_TEST_SIGNAL_AT")) != NULL)
+		o->test_signal_at = atoi(env);
+	*first_root = optind;
+	return LD_GO_ON;
+}
