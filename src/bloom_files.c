@@ -98,6 +98,7 @@ bloom_file_open(BloomFile *f, const char *path, char **err)
 	f->fd = -1;
 	f->path = path;
 	f->size = 0;
+	f->err = NULL;
 	f->fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
 	if (f->fd < 0)
 		return file_failure(err, "could not open file \"%s\" for reading: %m", "open", path);
@@ -145,6 +146,22 @@ bloom_file_read(BloomFile *f, int64 offset, uint8 *buf, size_t len, size_t *got,
 	}
 	*got = done;
 	return true;
+}
+
+static int
+reader_read(void *arg, uint64_t offset, uint8_t *buf, size_t len, size_t *got)
+{
+	BloomFile  *f = (BloomFile *) arg;
+
+	return bloom_file_read(f, (int64) offset, buf, len, got, &f->err) ? 0 : 1;
+}
+
+void
+bloom_file_reader(BloomFile *f, bc_reader *r)
+{
+	r->read = reader_read;
+	r->arg = f;
+	r->size = (uint64) f->size;
 }
 
 void

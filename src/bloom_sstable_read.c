@@ -16,6 +16,7 @@
 #include "utils/builtins.h"
 
 #include "bloom_sstable.h"
+#include "bc_key_range.h"
 
 /* what a component gives, for the WARNINGs */
 #define FILTER_COLS "filter"
@@ -28,22 +29,9 @@
 #define MAX_SUMMARY_BYTES ((size_t) 512 * 1024 * 1024)
 /* Index.db is read in pieces of this size */
 #define INDEX_PIECE ((size_t) 1024 * 1024)
-/* the first and last keys after a Partitions.db trie: two short-length keys */
-#define MAX_PARTITIONS_KEYS ((uint64) 2 * (2 + BC_INDEX_MAX_KEY))
-
-int64
-bloom_sstable_component_size(const BloomSSTable *s, const char *component)
-{
-	int			i;
-
-	for (i = 0; i < s->ncomponents; i++)
-		if (strcmp(s->components[i], component) == 0)
-			return s->sizes[i];
-	return -1;
-}
 
 static char *
-component_path(const BloomSSTable *s, const char *component)
+component_path(const bc_walk_sstable *s, const char *component)
 {
 	return bloom_file_path(psprintf("%s-%s", s->prefix, component));
 }
@@ -74,7 +62,7 @@ warn_component(const char *path, const char *what, const char *columns)
  * (columns as for warn_component); *path is set either way.
  */
 static uint8 *
-read_whole(const BloomSSTable *s, const char *component, size_t max,
+read_whole(const bc_walk_sstable *s, const char *component, size_t max,
 		   const char *columns, char **path, size_t *len)
 {
 	char	   *err = NULL;
@@ -88,7 +76,7 @@ read_whole(const BloomSSTable *s, const char *component, size_t max,
 }
 
 static void
-read_filterdb(const BloomSSTable *s, bc_order order, bc_layout layout, BloomSSTableMeta *m)
+read_filterdb(const bc_walk_sstable *s, bc_order order, bc_layout layout, BloomSSTableMeta *m)
 {
 	char	   *path;
 	uint8	   *data;
@@ -109,7 +97,7 @@ read_filterdb(const BloomSSTable *s, bc_order order, bc_layout layout, BloomSSTa
 }
 
 static void
-read_statistics(const BloomSSTable *s, BloomSSTableMeta *m)
+read_statistics(const bc_walk_sstable *s, BloomSSTableMeta *m)
 {
 	char	   *path;
 	uint8	   *data;
@@ -138,14 +126,14 @@ read_statistics(const BloomSSTable *s, BloomSSTableMeta *m)
 
 /* first and last key from Summary.db; false (after a WARNING) if it fails */
 static bool
-read_summary(const BloomSSTable *s, BloomSSTableMeta *m)
+read_summary(const bc_walk_sstable *s, BloomSSTableMeta *m)
 {
 	char	   *path;
 	uint8	   *data;
 	size_t		len;
 	bc_summary	sum;
 	bc_status	rc;
-	const char *columns = bloom_sstable_component_size(s, "Index.db") >= 0 ?
+	const char *columns = bc_walk_component_size(s, "Index.db") >= 0 ?
 		SUMMARY_COLS : RANGE_COLS;
 
 	data = read_whole(s, "Summary.db", MAX_SUMMARY_BYTES, columns, &path, &len);
@@ -164,159 +152,67 @@ read_summary(const BloomSSTable *s, BloomSSTableMeta *m)
 }
 
 /* first and last key from a walk over Index.db, read in pieces */
-static void
-read_index_range(const BloomSSTable *s, BloomSSTableMeta *m)
+static bc_status
+index_range(const bc_reader *r, const char *version, BloomSSTableMeta *m)
 {
-	char	   *path = component_path(s, "Index.db");
-	char	   *err = NULL;
-	BloomFile	f;
-	bc_index_cursor *c;
-	bc_index_entry e;
-	uint8	   *buf;
-	int64		off = 0;
-	bytea	   *first = NULL;
-	uint8	   *last;
-	size_t		last_len = 0;
+	bc_index_walk *w = palloc(sizeof(bc_index_walk));
 	bc_status	rc;
 
-	c = palloc(sizeof(bc_index_cursor));
-	rc = bc_index_init(c, s->version, strlen(s->version));
-	if (rc != BC_OK)
+	rc = bc_index_walk_run(w, r, version, strlen(version),
+						   palloc(INDEX_PIECE), INDEX_PIECE, NULL, NULL);
+	if (rc == BC_OK && w->nkeys > 0)
 	{
-		warn_component(path, bc_status_message(rc), RANGE_COLS);
-		return;
+		m->first_key = bloom_bytea(w->first, w->first_len);
+		m->last_key = bloom_bytea(w->last, w->last_len);
 	}
-	if (!bloom_file_open(&f, path, &err))
-	{
-		warn_component(path, err, RANGE_COLS);
-		return;
-	}
-	buf = palloc(INDEX_PIECE);
-	last = palloc(BC_INDEX_MAX_KEY);
-	for (;;)
-	{
-		size_t		got;
-		int			have;
-
-		if (!bloom_file_read(&f, off, buf, INDEX_PIECE, &got, &err))
-		{
-			bloom_file_close(&f);
-			warn_component(path, err, RANGE_COLS);
-			return;
-		}
-		if (got == 0)
-			break;
-		off += (int64) got;
-		rc = bc_index_feed(c, buf, got);
-		while (rc == BC_OK)
-		{
-			rc = bc_index_next(c, &e, &have);
-			if (rc != BC_OK || !have)
-				break;
-			if (first == NULL)
-				first = bloom_bytea(e.key, e.key_len);
-			memcpy(last, e.key, e.key_len);
-			last_len = e.key_len;
-		}
-		if (rc != BC_OK)
-			break;
-	}
-	bloom_file_close(&f);
-	if (rc == BC_OK)
-		rc = bc_index_finish(c);
-	if (rc != BC_OK)
-	{
-		warn_component(path, bc_status_message(rc), RANGE_COLS);
-		return;
-	}
-	if (first != NULL)
-	{
-		m->first_key = first;
-		m->last_key = bloom_bytea(last, last_len);
-	}
+	return rc;
 }
 
-/* first and last key from the footer of a BTI Partitions.db */
-static void
-read_partitions_range(const BloomSSTable *s, BloomSSTableMeta *m)
+/* first and last key from the footer of a trie-indexed Partitions.db */
+static bc_status
+partitions_range(const bc_reader *r, BloomSSTableMeta *m)
 {
-	char	   *path = component_path(s, "Partitions.db");
-	char	   *err = NULL;
-	BloomFile	f;
-	uint8		tail[BC_PARTITIONS_FOOTER];
 	bc_partitions_footer footer;
-	uint8	   *keys;
 	const uint8_t *first,
 			   *last;
 	size_t		first_len,
-				last_len,
-				got;
-	uint64		keys_len;
+				last_len;
 	bc_status	rc;
 
-	if (!bloom_file_open(&f, path, &err))
-	{
-		warn_component(path, err, RANGE_COLS);
-		return;
-	}
-	if (f.size < BC_PARTITIONS_FOOTER)
-		rc = BC_ERR_PARTITIONS_TRUNCATED;
-	else if (!bloom_file_read(&f, f.size - BC_PARTITIONS_FOOTER, tail, BC_PARTITIONS_FOOTER,
-							  &got, &err))
-	{
-		bloom_file_close(&f);
-		warn_component(path, err, RANGE_COLS);
-		return;
-	}
-	else if (got != BC_PARTITIONS_FOOTER)
-		rc = BC_ERR_PARTITIONS_TRUNCATED;
-	else
-		rc = bc_partitions_footer_parse(tail, (uint64) f.size, &footer);
-	if (rc != BC_OK)
-	{
-		bloom_file_close(&f);
-		warn_component(path, bc_status_message(rc), RANGE_COLS);
-		return;
-	}
-	keys_len = (uint64) f.size - BC_PARTITIONS_FOOTER - footer.keys_pos;
-	if (keys_len > MAX_PARTITIONS_KEYS)
-	{
-		bloom_file_close(&f);
-		warn_component(path, psprintf("Partitions.db has %llu bytes between its trie and its footer, more than its first and last key can take",
-									  (unsigned long long) keys_len), RANGE_COLS);
-		return;
-	}
-	keys = palloc(Max(keys_len, 1));
-	if (!bloom_file_read(&f, (int64) footer.keys_pos, keys, (size_t) keys_len, &got, &err))
-	{
-		bloom_file_close(&f);
-		warn_component(path, err, RANGE_COLS);
-		return;
-	}
-	bloom_file_close(&f);
-	if (got != keys_len)
-		rc = BC_ERR_PARTITIONS_TRUNCATED;
-	else
-	{
-		rc = bc_partitions_keys_parse(keys, (size_t) keys_len, &first, &first_len,
-									  &last, &last_len);
-		if (rc == BC_OK)
-			rc = bc_partitions_keys_check(&footer, first, first_len, last, last_len);
-	}
-	if (rc != BC_OK)
-	{
-		warn_component(path, bc_status_message(rc), RANGE_COLS);
-		return;
-	}
-	if (footer.key_count > 0)
+	rc = bc_partitions_range(r, palloc(BC_PARTITIONS_MAX_KEYS), &footer,
+							 &first, &first_len, &last, &last_len);
+	if (rc == BC_OK && footer.key_count > 0)
 	{
 		m->first_key = bloom_bytea(first, first_len);
 		m->last_key = bloom_bytea(last, last_len);
 	}
+	return rc;
+}
+
+/* the key range from Partitions.db (trie) or Index.db, or a WARNING */
+static void
+read_range(const bc_walk_sstable *s, bool trie, BloomSSTableMeta *m)
+{
+	char	   *path = component_path(s, trie ? "Partitions.db" : "Index.db");
+	char	   *err = NULL;
+	BloomFile	f;
+	bc_reader	r;
+	bc_status	rc;
+
+	if (!bloom_file_open(&f, path, &err))
+	{
+		warn_component(path, err, RANGE_COLS);
+		return;
+	}
+	bloom_file_reader(&f, &r);
+	rc = trie ? partitions_range(&r, m) : index_range(&r, s->version, m);
+	bloom_file_close(&f);
+	if (rc != BC_OK)
+		warn_component(path, rc == BC_ERR_READ ? f.err : bc_status_message(rc), RANGE_COLS);
 }
 
 void
-bloom_sstable_read(const BloomSSTable *s, bool read_filter, BloomSSTableMeta *m)
+bloom_sstable_read(const bc_walk_sstable *s, bool read_filter, BloomSSTableMeta *m)
 {
 	bc_order	order;
 	bc_layout	layout;
@@ -338,26 +234,26 @@ bloom_sstable_read(const BloomSSTable *s, bool read_filter, BloomSSTableMeta *m)
 		return;
 	}
 
-	if (read_filter && bloom_sstable_component_size(s, "Filter.db") >= 0)
+	if (read_filter && bc_walk_component_size(s, "Filter.db") >= 0)
 		read_filterdb(s, order, layout, m);
-	if (bloom_sstable_component_size(s, "Statistics.db") >= 0)
+	if (bc_walk_component_size(s, "Statistics.db") >= 0)
 		read_statistics(s, m);
 
 	/* trie-indexed: BTI, and ScyllaDB's ms and mt though named -big- */
 	if (s->format == BC_SSTABLE_BTI ||
 		bc_index_era_lookup(s->version, strlen(s->version), &era) == BC_ERR_INDEX_BTI)
 	{
-		if (bloom_sstable_component_size(s, "Partitions.db") >= 0)
-			read_partitions_range(s, m);
+		if (bc_walk_component_size(s, "Partitions.db") >= 0)
+			read_range(s, true, m);
 	}
 	else
 	{
 		/* Summary.db holds both keys; without it, walk Index.db */
 		bool		done = false;
 
-		if (bloom_sstable_component_size(s, "Summary.db") >= 0)
+		if (bc_walk_component_size(s, "Summary.db") >= 0)
 			done = read_summary(s, m);
-		if (!done && bloom_sstable_component_size(s, "Index.db") >= 0)
-			read_index_range(s, m);
+		if (!done && bc_walk_component_size(s, "Index.db") >= 0)
+			read_range(s, false, m);
 	}
 }

@@ -21,6 +21,7 @@
 #include "bloom_compat.h"
 
 #include "bloomcass_core.h"
+#include "bc_reader.h"
 
 #define BLOOM_FORMAT_VERSION 1
 #define BLOOM_FLAG_OLD_ORDER 0x01
@@ -92,6 +93,7 @@ typedef struct BloomFile
 	int			fd;
 	const char *path;
 	int64		size;			/* at open */
+	char	   *err;			/* why a read through bloom_file_reader failed */
 } BloomFile;
 
 extern BLOOM_INTERNAL char *bloom_file_path(const char *path);
@@ -99,6 +101,9 @@ extern BLOOM_INTERNAL bool bloom_file_open(BloomFile *f, const char *path, char 
 extern BLOOM_INTERNAL bool bloom_file_read(BloomFile *f, int64 offset, uint8 *buf, size_t len,
 										   size_t *got, char **err);
 extern BLOOM_INTERNAL void bloom_file_close(BloomFile *f);
+/* the open file as the core's readers take it (bc_reader.h); a failed read
+ * leaves its reason in f->err */
+extern BLOOM_INTERNAL void bloom_file_reader(BloomFile *f, bc_reader *r);
 extern BLOOM_INTERNAL uint8 *bloom_file_read_all(const char *path, size_t max, size_t *len,
 												 char **err);
 

@@ -8,14 +8,16 @@
 #define _FILE_OFFSET_BITS 64
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "load.h"
 
 #define INDEX_PIECE ((size_t) 1024 * 1024)
-#define MAX_PARTITIONS_KEYS ((uint64_t) 2 * (2 + BC_INDEX_MAX_KEY))
 
 static char *
 component_path(const ld_sstable *s, const char *component)
@@ -94,86 +96,132 @@ ld_read_component(const ld_sstable *s, const char *component, int64_t max, blob 
 	return 1;
 }
 
+/* an open component, read through the core's readers (bc_reader.h) */
+typedef struct ld_file
+{
+	int			fd;
+	int			err;			/* errno of a failed read, 0 when stopped */
+} ld_file;
+
+static int
+file_read(void *arg, uint64_t offset, uint8_t *buf, size_t len, size_t *got)
+{
+	ld_file    *f = arg;
+
+	*got = 0;
+	while (*got < len)
+	{
+		ssize_t		n;
+
+		if (ld_stop_requested)
+		{
+			f->err = 0;
+			return 1;
+		}
+		n = pread(f->fd, buf + *got, len - *got, (off_t) (offset + *got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+		{
+			f->err = errno;
+			return 1;
+		}
+		if (n == 0)
+			break;
+		*got += (size_t) n;
+	}
+	return 0;
+}
+
+/* open a component for a bc_reader; 0 after reporting why not */
+static int
+open_component(const ld_sstable *s, const char *component, ld_file *f, bc_reader *r)
+{
+	char	   *path = component_path(s, component);
+	struct stat st;
+
+	f->err = 0;
+	f->fd = open(path, O_RDONLY);
+	free(path);
+	if (f->fd < 0 || fstat(f->fd, &st) != 0)
+	{
+		ld_error("%s: cannot read %s: %s", s->prefix, component, strerror(errno));
+		if (f->fd >= 0)
+			close(f->fd);
+		return 0;
+	}
+	r->read = file_read;
+	r->arg = f;
+	r->size = (uint64_t) st.st_size;
+	return 1;
+}
+
+/* close it and report how a core reader ended; 1 when it succeeded */
+static int
+close_component(const ld_sstable *s, const char *component, ld_file *f, bc_status rc)
+{
+	close(f->fd);
+	if (rc == BC_ERR_READ && f->err != 0)
+		ld_error("%s: cannot read %s: %s", s->prefix, component, strerror(f->err));
+	else if (rc != BC_OK && rc != BC_ERR_READ && rc != BC_ERR_STOPPED)
+		ld_error("%s: %s: %s", s->prefix, component, bc_status_message(rc));
+	return rc == BC_OK;
+}
+
+static void
+blob_set(blob *b, const uint8_t *data, size_t len)
+{
+	b->data = malloc(len ? len : 1);
+	if (b->data == NULL)
+	{
+		fprintf(stderr, "bloomcass-load: out of memory\n");
+		exit(EXIT_USAGE);
+	}
+	memcpy(b->data, data, len);
+	b->len = len;
+	b->present = 1;
+}
+
 /* first and last key of a BTI SSTable from its Partitions.db footer */
 int
 ld_read_partitions_range(const ld_sstable *s, blob *first, blob *last)
 {
-	char	   *path = component_path(s, "Partitions.db");
-	FILE	   *f = fopen(path, "rb");
-	uint8_t		tail[BC_PARTITIONS_FOOTER];
-	uint8_t    *keys = NULL;
+	ld_file		f;
+	bc_reader	r;
+	uint8_t    *keys;
 	bc_partitions_footer footer;
 	const uint8_t *fk,
 			   *lk;
 	size_t		fl,
 				ll;
-	uint64_t	keys_len;
-	long long	size;
 	bc_status	rc;
-	int			ok = 0;
 
-	if (f == NULL)
-	{
-		ld_error("%s: cannot read Partitions.db: %s", s->prefix, strerror(errno));
-		free(path);
+	if (!open_component(s, "Partitions.db", &f, &r))
 		return 0;
-	}
-	if (fseeko(f, 0, SEEK_END) != 0 || (size = (long long) ftello(f)) < 0)
+	keys = malloc(BC_PARTITIONS_MAX_KEYS);
+	rc = bc_partitions_range(&r, keys, &footer, &fk, &fl, &lk, &ll);
+	if (rc == BC_OK && footer.key_count > 0)
 	{
-		ld_error("%s: cannot read Partitions.db: %s", s->prefix, strerror(errno));
-		goto out;
+		blob_set(first, fk, fl);
+		blob_set(last, lk, ll);
 	}
-	if (size < BC_PARTITIONS_FOOTER)
-		rc = BC_ERR_PARTITIONS_TRUNCATED;
-	else if (fseeko(f, size - BC_PARTITIONS_FOOTER, SEEK_SET) != 0 ||
-			 fread(tail, 1, BC_PARTITIONS_FOOTER, f) != BC_PARTITIONS_FOOTER)
-		rc = BC_ERR_PARTITIONS_TRUNCATED;
-	else
-		rc = bc_partitions_footer_parse(tail, (uint64_t) size, &footer);
-	if (rc != BC_OK)
-	{
-		ld_error("%s: Partitions.db: %s", s->prefix, bc_status_message(rc));
-		goto out;
-	}
-	keys_len = (uint64_t) size - BC_PARTITIONS_FOOTER - footer.keys_pos;
-	if (keys_len > MAX_PARTITIONS_KEYS)
-	{
-		ld_error("%s: Partitions.db has %llu bytes between its trie and its footer, more than its first and last key can take",
-				 s->prefix, (unsigned long long) keys_len);
-		goto out;
-	}
-	keys = malloc(keys_len ? keys_len : 1);
-	if (fseeko(f, (off_t) footer.keys_pos, SEEK_SET) != 0 ||
-		fread(keys, 1, keys_len, f) != keys_len)
-		rc = BC_ERR_PARTITIONS_TRUNCATED;
-	else
-	{
-		rc = bc_partitions_keys_parse(keys, (size_t) keys_len, &fk, &fl, &lk, &ll);
-		if (rc == BC_OK)
-			rc = bc_partitions_keys_check(&footer, fk, fl, lk, ll);
-	}
-	if (rc != BC_OK)
-	{
-		ld_error("%s: Partitions.db: %s", s->prefix, bc_status_message(rc));
-		goto out;
-	}
-	if (footer.key_count > 0)
-	{
-		first->data = malloc(fl ? fl : 1);
-		memcpy(first->data, fk, fl);
-		first->len = fl;
-		first->present = 1;
-		last->data = malloc(ll ? ll : 1);
-		memcpy(last->data, lk, ll);
-		last->len = ll;
-		last->present = 1;
-	}
-	ok = 1;
-out:
 	free(keys);
-	fclose(f);
-	free(path);
-	return ok;
+	return close_component(s, "Partitions.db", &f, rc);
+}
+
+/* what ld_walk_index's caller gave, for the core's callback */
+typedef struct index_keys
+{
+	int			(*fn) (void *arg, const uint8_t *key, size_t len);
+	void	   *arg;
+} index_keys;
+
+static int
+index_key(void *arg, const bc_index_entry *e)
+{
+	index_keys *k = arg;
+
+	return k->fn(k->arg, e->key, e->key_len);
 }
 
 /*
@@ -184,82 +232,32 @@ int
 ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, size_t len),
 			  void *arg, blob *first, blob *last)
 {
-	char	   *path = component_path(s, "Index.db");
-	FILE	   *f;
-	bc_index_cursor *c = malloc(sizeof(bc_index_cursor));
-	uint8_t    *buf = malloc(INDEX_PIECE);
-	bc_index_entry e;
+	ld_file		f;
+	bc_reader	r;
+	bc_index_walk *w;
+	uint8_t    *piece;
+	index_keys	k = {fn, arg};
 	bc_status	rc;
-	size_t		got;
-	int			have,
-				ok = 0;
 
-	rc = bc_index_init(c, s->version, strlen(s->version));
-	if (rc != BC_OK)
-	{
-		ld_error("%s: Index.db: %s", s->prefix, bc_status_message(rc));
-		free(c);
-		free(buf);
-		free(path);
+	if (!open_component(s, "Index.db", &f, &r))
 		return 0;
-	}
-	f = fopen(path, "rb");
-	if (f == NULL)
+	w = malloc(sizeof(bc_index_walk));
+	piece = malloc(INDEX_PIECE);
+	if (w == NULL || piece == NULL)
 	{
-		ld_error("%s: cannot read Index.db: %s", s->prefix, strerror(errno));
-		free(c);
-		free(buf);
-		free(path);
-		return 0;
+		fprintf(stderr, "bloomcass-load: out of memory\n");
+		exit(EXIT_USAGE);
 	}
-	if (last)
-		last->data = malloc(BC_INDEX_MAX_KEY + 1);
-	while ((got = fread(buf, 1, INDEX_PIECE, f)) > 0)
+	rc = bc_index_walk_run(w, &r, s->version, strlen(s->version), piece, INDEX_PIECE,
+						   fn ? index_key : NULL, &k);
+	if (rc == BC_OK && w->nkeys > 0)
 	{
-		rc = bc_index_feed(c, buf, got);
-		while (rc == BC_OK)
-		{
-			rc = bc_index_next(c, &e, &have);
-			if (rc != BC_OK || !have)
-				break;
-			if (fn && fn(arg, e.key, e.key_len))
-				goto out;
-			if (first && !first->present)
-			{
-				first->data = malloc(e.key_len ? e.key_len : 1);
-				memcpy(first->data, e.key, e.key_len);
-				first->len = e.key_len;
-				first->present = 1;
-			}
-			if (last)
-			{
-				memcpy(last->data, e.key, e.key_len);
-				last->len = e.key_len;
-				last->present = 1;
-			}
-		}
-		if (rc != BC_OK)
-			break;
-		if (ld_stop_requested)
-			goto out;
+		if (first)
+			blob_set(first, w->first, w->first_len);
+		if (last)
+			blob_set(last, w->last, w->last_len);
 	}
-	if (ferror(f))
-	{
-		ld_error("%s: cannot read Index.db: %s", s->prefix, strerror(errno));
-		goto out;
-	}
-	if (rc == BC_OK)
-		rc = bc_index_finish(c);
-	if (rc != BC_OK)
-	{
-		ld_error("%s: Index.db: %s", s->prefix, bc_status_message(rc));
-		goto out;
-	}
-	ok = 1;
-out:
-	fclose(f);
-	free(c);
-	free(buf);
-	free(path);
-	return ok;
+	free(piece);
+	free(w);
+	return close_component(s, "Index.db", &f, rc);
 }

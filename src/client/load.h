@@ -25,6 +25,8 @@
 #include <libpq-fe.h>
 
 #include "bloomcass_core.h"
+#include "bc_key_range.h"
+#include "bc_walk.h"
 
 /* exit statuses (documented in --help and the README) */
 #define EXIT_LOADED 0			/* every SSTable loaded or unchanged */

@@ -387,6 +387,12 @@ bc_status_message(bc_status st)
 			return "Partitions.db footer is impossible (key offset, trie root or key count), or its keys contradict its key count";
 		case BC_ERR_PARTITIONS_TRAILING:
 			return "Partitions.db has bytes between its last key and its footer";
+		case BC_ERR_PARTITIONS_KEYS_SPAN:
+			return "Partitions.db has more bytes between its trie and its footer than its first and last key can take";
+		case BC_ERR_READ:
+			return "the file could not be read";
+		case BC_ERR_STOPPED:
+			return "stopped before the end of the file";
 		case BC_STATUS_COUNT:
 			break;
 	}

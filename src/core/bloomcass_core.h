@@ -92,6 +92,12 @@ typedef enum bc_status
 	BC_ERR_PARTITIONS_FORMAT,	/* impossible footer offset, root or count,
 								 * or keys that contradict the count */
 	BC_ERR_PARTITIONS_TRAILING, /* bytes between the last key and footer */
+	BC_ERR_PARTITIONS_KEYS_SPAN,	/* more bytes between the trie and the
+									 * footer than two keys can take */
+
+	/* reading through a caller's bc_reader (bc_key_range.c) */
+	BC_ERR_READ,				/* the caller's read failed (it knows why) */
+	BC_ERR_STOPPED,				/* the caller's callback stopped the walk */
 
 	BC_STATUS_COUNT
 } bc_status;

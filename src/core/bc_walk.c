@@ -1,0 +1,474 @@
+/*
+ * bc_walk.c - the SSTables below a folder of a node's data: the walk of
+ * cassandra_sstables and of bloomcass-load, written once.
+ *
+ * What a folder means (bc_folder_parse) follows Cassandra's Descriptor and
+ * Directories; an SSTable's state (bc_sstable_state_of) its folder, its name
+ * (tmp-, tmplink-), the transaction logs beside it (LogTransaction,
+ * LogFile: bc_txn_log_scan) and whether it has a Data.db.  A folder's files
+ * are grouped into SSTables by their descriptor (bc_sstable_component_cmp);
+ * names that are not SSTable components are ignored.  Symbolic links are
+ * followed (data folders are often links to other disks), except one back
+ * to a folder being walked, and the walk goes no deeper than
+ * BC_WALK_MAX_DEPTH.
+ *
+ * The caller does the I/O and provides the memory (bc_walk_ops); every
+ * allocation made here is released before the walk returns, unless a
+ * callback does not return (a PostgreSQL ERROR), in which case the
+ * caller's memory context takes it back.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_walk.h"
+
+struct bc_walk
+{
+	const bc_walk_ops *ops;
+	void	   *arg;
+	int			include_inactive;
+	int			depth;
+	uint64_t	devs[BC_WALK_MAX_DEPTH + 1];	/* folders being walked */
+	uint64_t	inos[BC_WALK_MAX_DEPTH + 1];
+	/* the names of the folder being listed (bc_walk_add_name) */
+	char	  **names;
+	size_t		nnames;
+	size_t		capnames;
+};
+
+/* one component file of the folder being walked */
+typedef struct entry
+{
+	const char *name;			/* into the folder's names */
+	bc_sstable_name parsed;
+	int64_t		size;
+	int64_t		mtime;
+} entry;
+
+/* SSTable descriptors named by the folder's transaction logs */
+typedef struct strvec
+{
+	char	  **items;
+	size_t	   *lens;
+	size_t		n;
+	size_t		cap;
+} strvec;
+
+/* what bc_txn_log_scan reports goes into these */
+typedef struct txn_sets
+{
+	bc_walk    *w;
+	const char *path;
+	strvec		temporary;		/* ADDed by unfinished operations */
+	strvec		obsolete;		/* REMOVEd by committed ones */
+} txn_sets;
+
+static void *
+walk_alloc(bc_walk *w, size_t size)
+{
+	return w->ops->alloc(w->arg, size ? size : 1);
+}
+
+static char *
+walk_strndup(bc_walk *w, const char *s, size_t len)
+{
+	char	   *p = walk_alloc(w, len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+/* a larger copy of an array of *cap elements, n of them used */
+static void *
+walk_grow(bc_walk *w, void *items, size_t n, size_t *cap, size_t size)
+{
+	size_t		newcap = *cap ? 2 * *cap : 64;
+	void	   *p = walk_alloc(w, newcap * size);
+
+	if (n > 0)
+		memcpy(p, items, n * size);
+	if (items != NULL)
+		w->ops->release(w->arg, items);
+	*cap = newcap;
+	return p;
+}
+
+/* dir/name, without doubling the '/' of a root "/" */
+static char *
+join_path(bc_walk *w, const char *dir, const char *name, size_t name_len)
+{
+	size_t		dl = strlen(dir);
+	int			slash = !(dl > 0 && dir[dl - 1] == '/');
+	char	   *p = walk_alloc(w, dl + (size_t) slash + name_len + 1);
+
+	memcpy(p, dir, dl);
+	if (slash)
+		p[dl] = '/';
+	memcpy(p + dl + slash, name, name_len);
+	p[dl + (size_t) slash + name_len] = '\0';
+	return p;
+}
+
+void
+bc_walk_add_name(bc_walk *w, const char *name)
+{
+	if (w->nnames == w->capnames)
+		w->names = walk_grow(w, w->names, w->nnames, &w->capnames, sizeof(char *));
+	w->names[w->nnames++] = walk_strndup(w, name, strlen(name));
+}
+
+static void
+strvec_add(bc_walk *w, strvec *v, const char *s, size_t len)
+{
+	if (v->n == v->cap)
+	{
+		size_t		cap = v->cap;
+
+		v->items = walk_grow(w, v->items, v->n, &cap, sizeof(char *));
+		v->lens = walk_grow(w, v->lens, v->n, &v->cap, sizeof(size_t));
+	}
+	v->items[v->n] = walk_strndup(w, s, len);
+	v->lens[v->n++] = len;
+}
+
+static int
+strvec_has(const strvec *v, const char *s, size_t len)
+{
+	size_t		i;
+
+	for (i = 0; i < v->n; i++)
+		if (v->lens[i] == len && memcmp(v->items[i], s, len) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+strvec_free(bc_walk *w, strvec *v)
+{
+	size_t		i;
+
+	for (i = 0; i < v->n; i++)
+		w->ops->release(w->arg, v->items[i]);
+	if (v->items != NULL)
+		w->ops->release(w->arg, v->items);
+	if (v->lens != NULL)
+		w->ops->release(w->arg, v->lens);
+}
+
+static void
+report(bc_walk *w, bc_walk_problem problem, const char *path, int root,
+	   int is_directory, int err, long lineno)
+{
+	bc_walk_report r;
+
+	r.problem = problem;
+	r.path = path;
+	r.root = root;
+	r.is_directory = is_directory;
+	r.err = err;
+	r.lineno = lineno;
+	w->ops->problem(w->arg, &r);
+}
+
+static void
+txn_sstable(void *arg, int obsolete, const char *base, size_t len)
+{
+	txn_sets   *t = arg;
+
+	strvec_add(t->w, obsolete ? &t->obsolete : &t->temporary, base, len);
+}
+
+static void
+txn_bad_line(void *arg, long lineno)
+{
+	txn_sets   *t = arg;
+
+	report(t->w, BC_WALK_TXN_BAD_LINE, t->path, 0, 0, 0, lineno);
+}
+
+/* a transaction log's SSTables into the folder's sets */
+static void
+read_txn_log(bc_walk *w, const char *path, txn_sets *t)
+{
+	size_t		len = 0;
+	char	   *data = w->ops->read_log(w->arg, path, BC_WALK_MAX_TXN_LOG_BYTES, &len);
+
+	if (data == NULL)
+		return;
+	t->path = path;
+	bc_txn_log_scan(data, len, txn_sstable, txn_bad_line, t);
+	w->ops->release(w->arg, data);
+}
+
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static int
+entry_cmp(const void *a, const void *b)
+{
+	const entry *x = a;
+	const entry *y = b;
+
+	return bc_sstable_component_cmp(x->name, x->parsed.descriptor_len,
+									 y->name, y->parsed.descriptor_len);
+}
+
+/* room for a copy of (s, len) and its NUL in a block being filled */
+static const char *
+put_string(char **fill, const char *s, size_t len)
+{
+	char	   *p = *fill;
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	*fill += len + 1;
+	return p;
+}
+
+/*
+ * One SSTable: the components entries[0 .. n) of a folder f, all in one
+ * block from alloc, reported and released.
+ */
+static void
+report_sstable(bc_walk *w, const char *dir, const bc_folder *f,
+			   const entry *entries, size_t n, const txn_sets *t)
+{
+	const bc_sstable_name *p = &entries[0].parsed;
+	size_t		dl = strlen(dir);
+	size_t		bytes = (n + 1) * sizeof(bc_walk_component);
+	size_t		i;
+	char	   *block,
+			   *fill;
+	bc_walk_component *comps;
+	bc_walk_sstable s;
+
+	/* prefix (dir/descriptor), descriptor, version, generation */
+	bytes += dl + 1 + 2 * (p->descriptor_len + 1) + p->version_len + 1 + p->generation_len + 1;
+	if (p->legacy)
+		bytes += p->keyspace_len + 1 + p->table_len + 1;
+	else if (f->table != NULL)
+		bytes += f->keyspace_len + 1 + f->table_len + f->index_len + 1;
+	bytes += f->snapshot_len + 1;
+	for (i = 0; i < n; i++)
+		bytes += entries[i].parsed.component_len + 1;
+
+	block = walk_alloc(w, bytes);
+	comps = (bc_walk_component *) block;
+	fill = block + (n + 1) * sizeof(bc_walk_component);
+
+	memset(&s, 0, sizeof(s));
+	s.dir = dir;
+	s.prefix = fill;
+	memcpy(fill, dir, dl);
+	fill += dl;
+	if (!(dl > 0 && dir[dl - 1] == '/'))
+		*fill++ = '/';
+	put_string(&fill, entries[0].name, p->descriptor_len);
+	s.descriptor = put_string(&fill, entries[0].name, p->descriptor_len);
+	s.version = put_string(&fill, p->version, p->version_len);
+	s.generation = put_string(&fill, p->generation, p->generation_len);
+	s.format = p->format;
+	s.legacy = p->legacy;
+	if (p->legacy)
+	{
+		s.keyspace = put_string(&fill, p->keyspace, p->keyspace_len);
+		s.table = put_string(&fill, p->table, p->table_len);
+	}
+	else if (f->table != NULL)
+	{
+		/* a secondary index's folder: <table>.<index> */
+		if (f->keyspace != NULL)
+			s.keyspace = put_string(&fill, f->keyspace, f->keyspace_len);
+		s.table = fill;
+		memcpy(fill, f->table, f->table_len);
+		fill += f->table_len;
+		put_string(&fill, f->index ? f->index : "", f->index_len);
+	}
+	if (f->snapshot != NULL)
+		s.snapshot = put_string(&fill, f->snapshot, f->snapshot_len);
+
+	for (i = 0; i < n; i++)
+	{
+		comps[i].name = put_string(&fill, entries[i].parsed.component,
+								   entries[i].parsed.component_len);
+		comps[i].size = entries[i].size;
+		comps[i].mtime = entries[i].mtime;
+		if (strcmp(comps[i].name, "Data.db") == 0)
+			s.data = &comps[i];
+	}
+	s.ncomponents = (int) n;
+	s.components = comps;
+
+	s.state = f->state;
+	if (s.state == BC_STATE_LIVE)
+		s.state = bc_sstable_state_of(BC_STATE_LIVE, p->temporary,
+									  strvec_has(&t->temporary, s.descriptor, p->descriptor_len),
+									  strvec_has(&t->obsolete, s.descriptor, p->descriptor_len),
+									  s.data != NULL);
+
+	w->ops->sstable(w->arg, &s);
+	w->ops->release(w->arg, block);
+}
+
+/* The SSTables of one folder, entries[0 .. n) sorted by entry_cmp. */
+static void
+report_folder(bc_walk *w, const char *dir, const entry *entries, size_t n,
+			  const txn_sets *t)
+{
+	bc_folder	f;
+	size_t		i = 0;
+
+	bc_folder_parse(dir, strlen(dir), &f);
+	while (i < n)
+	{
+		size_t		j = i;
+
+		while (j < n && entries[j].parsed.descriptor_len == entries[i].parsed.descriptor_len &&
+			   memcmp(entries[j].name, entries[i].name, entries[i].parsed.descriptor_len) == 0)
+			j++;
+		report_sstable(w, dir, &f, entries + i, j - i, t);
+		i = j;
+	}
+}
+
+static int
+walk_dir(bc_walk *w, const char *dir, int root)
+{
+	bc_walk_stat st;
+	char	  **names;
+	size_t		n,
+				i,
+				nentries = 0,
+				nsub = 0;
+	entry	   *entries;
+	char	  **subdirs;
+	txn_sets	t;
+	int			k;
+
+	/* each folder once: a link back up the tree is not followed */
+	memset(&st, 0, sizeof(st));
+	w->ops->stat(w->arg, dir, &st);
+	if (st.type == BC_WALK_ERROR || st.type == BC_WALK_GONE)
+	{
+		report(w, BC_WALK_STAT_FAILED, dir, root, 1, st.err, 0);
+		return root ? -1 : 0;
+	}
+	if (st.type != BC_WALK_DIRECTORY)
+	{
+		if (root)
+			report(w, BC_WALK_NOT_DIRECTORY, dir, 1, 1, 0, 0);
+		return root ? -1 : 0;
+	}
+	for (k = 0; k < w->depth; k++)
+		if (w->devs[k] == st.dev && w->inos[k] == st.ino)
+		{
+			report(w, BC_WALK_LINK_LOOP, dir, root, 1, 0, 0);
+			return 0;
+		}
+	if (w->depth >= BC_WALK_MAX_DEPTH)
+	{
+		report(w, BC_WALK_TOO_DEEP, dir, root, 1, 0, 0);
+		return 0;
+	}
+
+	w->names = NULL;
+	w->nnames = w->capnames = 0;
+	if (!w->ops->list(w->arg, w, dir, root))
+	{
+		for (i = 0; i < w->nnames; i++)
+			w->ops->release(w->arg, w->names[i]);
+		if (w->names != NULL)
+			w->ops->release(w->arg, w->names);
+		return root ? -1 : 0;
+	}
+	names = w->names;
+	n = w->nnames;
+	w->names = NULL;
+	if (n > 0)
+		qsort(names, n, sizeof(char *), name_cmp);
+
+	memset(&t, 0, sizeof(t));
+	t.w = w;
+	entries = walk_alloc(w, sizeof(entry) * n);
+	subdirs = walk_alloc(w, sizeof(char *) * n);
+	for (i = 0; i < n; i++)
+	{
+		size_t		len = strlen(names[i]);
+		char	   *path = join_path(w, dir, names[i], len);
+		bc_walk_stat fst;
+		entry	   *e = &entries[nentries];
+
+		memset(&fst, 0, sizeof(fst));
+		w->ops->stat(w->arg, path, &fst);
+		if (fst.type == BC_WALK_DIRECTORY &&
+			(w->include_inactive || !bc_folder_inactive(names[i], len)))
+		{
+			subdirs[nsub++] = path;
+			continue;
+		}
+		if (fst.type == BC_WALK_ERROR)
+			report(w, BC_WALK_STAT_FAILED, path, 0, 0, fst.err, 0);
+		else if (fst.type == BC_WALK_REGULAR)
+		{
+			if (bc_txn_log_name(names[i], len))
+				read_txn_log(w, path, &t);
+			else if (bc_sstable_name_parse(names[i], len, &e->parsed) == BC_OK)
+			{
+				e->name = names[i];
+				e->size = fst.size;
+				e->mtime = fst.mtime;
+				nentries++;
+			}
+		}
+		w->ops->release(w->arg, path);
+	}
+	if (nentries > 0)
+		qsort(entries, nentries, sizeof(entry), entry_cmp);
+	report_folder(w, dir, entries, nentries, &t);
+	strvec_free(w, &t.temporary);
+	strvec_free(w, &t.obsolete);
+	w->ops->release(w->arg, entries);
+
+	w->devs[w->depth] = st.dev;
+	w->inos[w->depth] = st.ino;
+	w->depth++;
+	for (i = 0; i < nsub; i++)
+	{
+		walk_dir(w, subdirs[i], 0);
+		w->ops->release(w->arg, subdirs[i]);
+	}
+	w->depth--;
+	w->ops->release(w->arg, subdirs);
+	for (i = 0; i < n; i++)
+		w->ops->release(w->arg, names[i]);
+	if (names != NULL)
+		w->ops->release(w->arg, names);
+	return 0;
+}
+
+int
+bc_walk_run(const bc_walk_ops *ops, void *arg, const char *root, int include_inactive)
+{
+	bc_walk		w;
+
+	memset(&w, 0, sizeof(w));
+	w.ops = ops;
+	w.arg = arg;
+	w.include_inactive = include_inactive != 0;
+	return walk_dir(&w, root, 1);
+}
+
+int64_t
+bc_walk_component_size(const bc_walk_sstable *s, const char *component)
+{
+	int			i;
+
+	for (i = 0; i < s->ncomponents; i++)
+		if (strcmp(s->components[i].name, component) == 0)
+			return s->components[i].size;
+	return -1;
+}

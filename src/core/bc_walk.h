@@ -1,0 +1,147 @@
+/*
+ * bc_walk.h - the SSTables below a folder of a Cassandra or ScyllaDB node,
+ * found by the rules of its data directories (bc_walk.c).
+ *
+ * One walk serves cassandra_sstables (src/bloom_sstable_dir.c) and
+ * bloomcass-load (src/client/walk.c), so that both find the same SSTables
+ * in the same states.  The walk itself does no I/O and allocates nothing of
+ * its own: the caller lists directories, stats paths, reads transaction
+ * logs and provides memory through bc_walk_ops, and is told of each SSTable
+ * and of each problem through callbacks, which it turns into rows or list
+ * entries, and into WARNINGs or messages on stderr.
+ */
+#ifndef BC_WALK_H
+#define BC_WALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bloomcass_core.h"
+
+/* folders deeper than this below the root are skipped (with a problem) */
+#define BC_WALK_MAX_DEPTH 32
+/* the largest transaction log read (real ones are a few kilobytes) */
+#define BC_WALK_MAX_TXN_LOG_BYTES ((size_t) 64 * 1024 * 1024)
+
+/* what the caller's stat says of a path (following symbolic links) */
+typedef enum bc_walk_type
+{
+	BC_WALK_DIRECTORY = 0,
+	BC_WALK_REGULAR,			/* a regular file */
+	BC_WALK_OTHER,				/* a device, socket, FIFO ... */
+	BC_WALK_GONE,				/* no such file: a dangling link, or a file
+								 * deleted meanwhile (compaction) */
+	BC_WALK_ERROR				/* stat failed otherwise; err says why */
+} bc_walk_type;
+
+typedef struct bc_walk_stat
+{
+	bc_walk_type type;
+	int			err;			/* the caller's error code (errno), for
+								 * BC_WALK_ERROR; passed back in problems */
+	uint64_t	dev;			/* which directory it is, for link loops */
+	uint64_t	ino;
+	int64_t		size;			/* bytes */
+	int64_t		mtime;			/* seconds since 1970 */
+} bc_walk_stat;
+
+/* what went wrong with a folder or file; the walk goes on unless root */
+typedef enum bc_walk_problem
+{
+	BC_WALK_STAT_FAILED,		/* a folder or file could not be stat'ed */
+	BC_WALK_NOT_DIRECTORY,		/* the root is not a folder */
+	BC_WALK_LINK_LOOP,			/* a link back to a folder being walked */
+	BC_WALK_TOO_DEEP,			/* more than BC_WALK_MAX_DEPTH folders deep */
+	BC_WALK_TXN_BAD_LINE		/* a transaction log line that is not a
+								 * record (the last line cut by a crash is
+								 * not reported) */
+} bc_walk_problem;
+
+typedef struct bc_walk_report
+{
+	bc_walk_problem problem;
+	const char *path;			/* the folder or file */
+	int			root;			/* it is the root: the walk stops */
+	int			is_directory;	/* for BC_WALK_STAT_FAILED */
+	int			err;			/* bc_walk_stat.err, for BC_WALK_STAT_FAILED */
+	long		lineno;			/* for BC_WALK_TXN_BAD_LINE */
+} bc_walk_report;
+
+/* one component file of an SSTable */
+typedef struct bc_walk_component
+{
+	const char *name;			/* "Data.db", "Filter.db", ... */
+	int64_t		size;
+	int64_t		mtime;
+} bc_walk_component;
+
+/*
+ * One SSTable, as reported to the caller.  Every string is NUL-terminated
+ * and valid during the callback only.
+ */
+typedef struct bc_walk_sstable
+{
+	const char *dir;			/* its folder, as the walk reached it */
+	const char *prefix;			/* dir/descriptor: its files' common prefix */
+	const char *descriptor;		/* nb-1-big, ks-cf-ka-1, tmp-la-2-big */
+	const char *version;
+	const char *generation;
+	bc_sstable_format format;
+	int			legacy;			/* keyspace-table-... naming */
+	const char *keyspace;		/* from its name (legacy) or its folders; */
+	const char *table;			/* NULL when neither says */
+	const char *snapshot;		/* the tag of its snapshot folder, or NULL */
+	bc_sstable_state state;
+	int			ncomponents;
+	const bc_walk_component *components;	/* sorted: Data.db, Filter.db ... */
+	const bc_walk_component *data;	/* its Data.db, or NULL */
+} bc_walk_sstable;
+
+typedef struct bc_walk bc_walk;
+
+typedef struct bc_walk_ops
+{
+	/* memory that never fails (the caller raises or exits) */
+	void	   *(*alloc) (void *arg, size_t size);
+	void		(*release) (void *arg, void *p);
+
+	/* stat(2) of a path, links followed */
+	void		(*stat) (void *arg, const char *path, bc_walk_stat *st);
+
+	/*
+	 * The names in a directory: bc_walk_add_name for each but "." and "..".
+	 * 0 when the directory could not be read at all, after saying why
+	 * (root tells whether the walk stops); a read that fails part way keeps
+	 * the names added.
+	 */
+	int			(*list) (void *arg, bc_walk *w, const char *dir, int root);
+
+	/*
+	 * A whole transaction log of at most max bytes, from alloc, its length
+	 * in *len; NULL when it cannot be read, after saying why (the SSTables
+	 * it names are then taken as live).
+	 */
+	char	   *(*read_log) (void *arg, const char *path, size_t max, size_t *len);
+
+	void		(*problem) (void *arg, const bc_walk_report *r);
+
+	/* every SSTable of every folder walked, whatever its state */
+	void		(*sstable) (void *arg, const bc_walk_sstable *s);
+} bc_walk_ops;
+
+/*
+ * Walk the folder root and every folder below it (snapshots/ and backups/
+ * only when include_inactive), reporting the SSTables of each folder, in
+ * name order, before descending into its subfolders.  0, or -1 when root
+ * itself could not be walked (reported as a problem with root set).
+ */
+int			bc_walk_run(const bc_walk_ops *ops, void *arg, const char *root,
+						int include_inactive);
+
+/* from ops->list: one name of the directory being listed */
+void		bc_walk_add_name(bc_walk *w, const char *name);
+
+/* bytes of an SSTable's component, or -1 when it has none */
+int64_t		bc_walk_component_size(const bc_walk_sstable *s, const char *component);
+
+#endif							/* BC_WALK_H */
