@@ -35,7 +35,6 @@
 #include "postgres.h"
 
 #include <dirent.h>
-#include <sys/stat.h>
 
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -85,25 +84,6 @@ static void
 walk_release(void *arg, void *p)
 {
 	pfree(p);
-}
-
-static void
-walk_stat(void *arg, const char *path, bc_walk_stat *out)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0)
-	{
-		out->type = errno == ENOENT ? BC_WALK_GONE : BC_WALK_ERROR;
-		out->err = errno;
-		return;
-	}
-	out->type = S_ISDIR(st.st_mode) ? BC_WALK_DIRECTORY :
-		S_ISREG(st.st_mode) ? BC_WALK_REGULAR : BC_WALK_OTHER;
-	out->dev = (uint64) st.st_dev;
-	out->ino = (uint64) st.st_ino;
-	out->size = (int64) st.st_size;
-	out->mtime = (int64) st.st_mtime;
 }
 
 /* the names in a directory; false (after a WARNING) if unreadable */
@@ -280,7 +260,7 @@ walk_sstable(void *arg, const bc_walk_sstable *s)
 }
 
 static const bc_walk_ops walk_ops = {
-	walk_alloc, walk_release, walk_stat, walk_list, walk_read_log,
+	walk_alloc, walk_release, bc_walk_stat_posix, walk_list, walk_read_log,
 	walk_problem, walk_sstable
 };
 

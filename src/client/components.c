@@ -23,13 +23,8 @@ static char *
 component_path(const ld_sstable *s, const char *component)
 {
 	size_t		n = strlen(s->prefix) + strlen(component) + 2;
-	char	   *p = malloc(n);
+	char	   *p = ld_xmalloc(n);
 
-	if (p == NULL)
-	{
-		fprintf(stderr, "bloomcass-load: out of memory\n");
-		exit(EXIT_USAGE);
-	}
 	snprintf(p, n, "%s-%s", s->prefix, component);
 	return p;
 }
@@ -171,12 +166,7 @@ close_component(const ld_sstable *s, const char *component, ld_file *f, bc_statu
 static void
 blob_set(blob *b, const uint8_t *data, size_t len)
 {
-	b->data = malloc(len ? len : 1);
-	if (b->data == NULL)
-	{
-		fprintf(stderr, "bloomcass-load: out of memory\n");
-		exit(EXIT_USAGE);
-	}
+	b->data = ld_xmalloc(len);
 	memcpy(b->data, data, len);
 	b->len = len;
 	b->present = 1;
@@ -198,7 +188,7 @@ ld_read_partitions_range(const ld_sstable *s, blob *first, blob *last)
 
 	if (!open_component(s, "Partitions.db", &f, &r))
 		return 0;
-	keys = malloc(BC_PARTITIONS_MAX_KEYS);
+	keys = ld_xmalloc(BC_PARTITIONS_MAX_KEYS);
 	rc = bc_partitions_range(&r, keys, &footer, &fk, &fl, &lk, &ll);
 	if (rc == BC_OK && footer.key_count > 0)
 	{
@@ -241,13 +231,8 @@ ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, siz
 
 	if (!open_component(s, "Index.db", &f, &r))
 		return 0;
-	w = malloc(sizeof(bc_index_walk));
-	piece = malloc(INDEX_PIECE);
-	if (w == NULL || piece == NULL)
-	{
-		fprintf(stderr, "bloomcass-load: out of memory\n");
-		exit(EXIT_USAGE);
-	}
+	w = ld_xmalloc(sizeof(bc_index_walk));
+	piece = ld_xmalloc(INDEX_PIECE);
 	rc = bc_index_walk_run(w, &r, s->version, strlen(s->version), piece, INDEX_PIECE,
 						   fn ? index_key : NULL, &k);
 	if (rc == BC_OK && w->nkeys > 0)

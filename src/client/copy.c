@@ -34,14 +34,9 @@ void
 ld_copy_init(ld_copy *c, PGconn *conn)
 {
 	c->conn = conn;
-	c->buf = malloc(COPY_BUFFER);
+	c->buf = ld_xmalloc(COPY_BUFFER);
 	c->len = 0;
 	c->failed = 0;
-	if (c->buf == NULL)
-	{
-		fprintf(stderr, "bloomcass-load: out of memory\n");
-		exit(EXIT_USAGE);
-	}
 }
 
 void

@@ -201,6 +201,10 @@ extern ld_progress *ld_current_progress;
 void		ld_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 void		ld_info(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 
+/* malloc and realloc that exit (EXIT_USAGE) when memory runs out */
+void	   *ld_xmalloc(size_t n);
+void	   *ld_xrealloc(void *p, size_t n);
+
 extern volatile sig_atomic_t ld_stop_requested;
 
 #endif							/* BLOOMCASS_LOAD_H */

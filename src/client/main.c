@@ -52,6 +52,26 @@ ld_info(const char *fmt,...)
 	fputc('\n', stderr);
 }
 
+/* memory, or the exit status of a usage error when there is none */
+void *
+ld_xrealloc(void *p, size_t n)
+{
+	void	   *q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+	{
+		fprintf(stderr, "bloomcass-load: out of memory\n");
+		exit(EXIT_USAGE);
+	}
+	return q;
+}
+
+void *
+ld_xmalloc(size_t n)
+{
+	return ld_xrealloc(NULL, n);
+}
+
 static void
 on_signal(int sig)
 {

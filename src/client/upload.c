@@ -80,14 +80,14 @@ quote_name(PGconn *conn, const char *name, const char *suffix)
 		name = dot + 1;
 	}
 	n = strlen(name) + strlen(suffix) + 1;
-	last = malloc(n);
+	last = ld_xmalloc(n);
 	snprintf(last, n, "%s%s", name, suffix);
 	rel = PQescapeIdentifier(conn, last, strlen(last));
 	free(last);
 	if (rel == NULL || (dot && schema == NULL))
 		return NULL;
 	n = (schema ? strlen(schema) + 1 : 0) + strlen(rel) + 1;
-	out = malloc(n);
+	out = ld_xmalloc(n);
 	snprintf(out, n, "%s%s%s", schema ? schema : "", schema ? "." : "", rel);
 	PQfreemem(rel);
 	if (schema)
@@ -108,7 +108,7 @@ sqlf(const char *fmt,...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	s = malloc((size_t) n + 1);
+	s = ld_xmalloc((size_t) n + 1);
 	va_start(ap, fmt);
 	vsnprintf(s, (size_t) n + 1, fmt, ap);
 	va_end(ap);

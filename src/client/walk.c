@@ -1,7 +1,7 @@
 /*
  * walk.c - the SSTables below a data directory, found by the core's walk
  * (bc_walk.c), the one cassandra_sstables uses: this file gives it
- * readdir(3), stat(2), the transaction logs' bytes and malloc, keeps the
+ * readdir(3), bc_walk_stat_posix, the transaction logs' bytes and malloc, keeps the
  * live SSTables in a list and prints the problems on stderr.  Snapshots/
  * and backups/ are not entered.
  */
@@ -25,24 +25,11 @@ typedef struct walker
 	int			verbose;
 } walker;
 
-static void *
-xmalloc(size_t n)
-{
-	void	   *p = malloc(n ? n : 1);
-
-	if (p == NULL)
-	{
-		fprintf(stderr, "bloomcass-load: out of memory\n");
-		exit(EXIT_USAGE);
-	}
-	return p;
-}
-
 static char *
 xstrdup(const char *s)
 {
 	size_t		n = strlen(s);
-	char	   *p = xmalloc(n + 1);
+	char	   *p = ld_xmalloc(n + 1);
 
 	memcpy(p, s, n + 1);
 	return p;
@@ -71,12 +58,12 @@ ld_absolute_path(const char *path)
 			abs = xstrdup(path);
 		else
 		{
-			abs = xmalloc(strlen(cwd) + strlen(path) + 2);
+			abs = ld_xmalloc(strlen(cwd) + strlen(path) + 2);
 			sprintf(abs, "%s/%s", cwd, path);
 		}
 	}
 	/* collapse "//" and "/./", drop a trailing "/." and trailing slashes */
-	out = xmalloc(strlen(abs) + 1);
+	out = ld_xmalloc(strlen(abs) + 1);
 	for (i = 0; abs[i];)
 	{
 		if (abs[i] == '/' && o > 0 && out[o - 1] == '/')
@@ -103,7 +90,7 @@ static void *
 walk_alloc(void *arg, size_t size)
 {
 	(void) arg;
-	return xmalloc(size);
+	return ld_xmalloc(size);
 }
 
 static void
@@ -111,26 +98,6 @@ walk_release(void *arg, void *p)
 {
 	(void) arg;
 	free(p);
-}
-
-static void
-walk_stat(void *arg, const char *path, bc_walk_stat *out)
-{
-	struct stat st;
-
-	(void) arg;
-	if (stat(path, &st) != 0)
-	{
-		out->type = errno == ENOENT ? BC_WALK_GONE : BC_WALK_ERROR;
-		out->err = errno;
-		return;
-	}
-	out->type = S_ISDIR(st.st_mode) ? BC_WALK_DIRECTORY :
-		S_ISREG(st.st_mode) ? BC_WALK_REGULAR : BC_WALK_OTHER;
-	out->dev = (uint64_t) st.st_dev;
-	out->ino = (uint64_t) st.st_ino;
-	out->size = (int64_t) st.st_size;
-	out->mtime = (int64_t) st.st_mtime;
 }
 
 static int
@@ -178,7 +145,7 @@ walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 		w->list->warnings++;
 		return NULL;
 	}
-	data = xmalloc(max + 1);
+	data = ld_xmalloc(max + 1);
 	while ((got = fread(data + *len, 1, max + 1 - *len, f)) > 0)
 		*len += got;
 	if (ferror(f) || *len > max)
@@ -232,12 +199,7 @@ list_add(ld_list *l, const ld_sstable *s)
 	if (l->n == l->cap)
 	{
 		l->cap = l->cap ? 2 * l->cap : 64;
-		l->items = realloc(l->items, l->cap * sizeof(ld_sstable));
-		if (l->items == NULL)
-		{
-			fprintf(stderr, "bloomcass-load: out of memory\n");
-			exit(EXIT_USAGE);
-		}
+		l->items = ld_xrealloc(l->items, l->cap * sizeof(ld_sstable));
 	}
 	l->items[l->n++] = *s;
 }
@@ -279,8 +241,8 @@ walk_sstable(void *arg, const bc_walk_sstable *ws)
 	s.snapshot = xstrdup_or_null(ws->snapshot);
 	s.state = bc_sstable_state_name(ws->state);
 	s.ncomponents = ws->ncomponents;
-	s.components = xmalloc(sizeof(char *) * (size_t) s.ncomponents);
-	s.sizes = xmalloc(sizeof(int64_t) * (size_t) s.ncomponents);
+	s.components = ld_xmalloc(sizeof(char *) * (size_t) s.ncomponents);
+	s.sizes = ld_xmalloc(sizeof(int64_t) * (size_t) s.ncomponents);
 	for (c = 0; c < s.ncomponents; c++)
 	{
 		s.components[c] = xstrdup(ws->components[c].name);
@@ -302,7 +264,7 @@ walk_sstable(void *arg, const bc_walk_sstable *ws)
 }
 
 static const bc_walk_ops walk_ops = {
-	walk_alloc, walk_release, walk_stat, walk_list, walk_read_log,
+	walk_alloc, walk_release, bc_walk_stat_posix, walk_list, walk_read_log,
 	walk_problem, walk_sstable
 };
 

@@ -141,6 +141,9 @@ int			bc_walk_run(const bc_walk_ops *ops, void *arg, const char *root,
 /* from ops->list: one name of the directory being listed */
 void		bc_walk_add_name(bc_walk *w, const char *name);
 
+/* stat(2) as bc_walk_ops.stat takes it (bc_walk_posix.c) */
+void		bc_walk_stat_posix(void *arg, const char *path, bc_walk_stat *st);
+
 /* bytes of an SSTable's component, or -1 when it has none */
 int64_t		bc_walk_component_size(const bc_walk_sstable *s, const char *component);
 
