@@ -1,8 +1,10 @@
 /*
- * bc_codec.c - the Filter.db codec (spec §5): validation of a serialized
- * filter, conversion between the two payload layouts, serialization; the
- * mapping from SSTable versions and Filter.db file names to hash order and
- * payload layout (spec §2); and the status messages.
+ * bc_codec.c - the Filter.db codec (BloomFilterSerializer, OffHeapBitSet's
+ * serialize and deserialize): validation of a serialized filter, conversion
+ * between the two payload layouts, serialization; the mapping from SSTable
+ * versions and Filter.db file names to hash order and payload layout
+ * (BigFormat's hasOldBfHashOrder and hasOldBfFormat, BtiFormat; the table
+ * of README.md, Compatibility); and the status messages.
  */
 #include <string.h>
 

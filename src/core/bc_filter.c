@@ -3,7 +3,7 @@
  * operations on a filter's bitset: add, test, union, intersection,
  * popcount, and the estimates derived from the fill ratio.
  *
- * Index derivation follows Cassandra's BloomFilter.setIndexes (spec §4):
+ * Index derivation follows Cassandra's BloomFilter.indexes / setIndexes:
  * Java's truncating remainder of a wrapping signed 64-bit sum, then abs.
  */
 #include <math.h>

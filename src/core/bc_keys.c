@@ -1,7 +1,8 @@
 /*
- * bc_keys.c - partition key serialization (spec §8): the bytes Cassandra
- * hashes for a partition key value of each CQL type, and the framing of a
- * multi-column (composite) partition key.
+ * bc_keys.c - partition key serialization (the CQL types' serializers,
+ * Int32Serializer .. DecimalSerializer, and CompositeType): the bytes
+ * Cassandra hashes for a partition key value of each CQL type, and the
+ * framing of a multi-column (composite) partition key.
  *
  * Fixed-width values are written big-endian byte by byte, so the host's
  * byte order does not matter.  float and double are written as their raw
@@ -533,7 +534,7 @@ bc_ser_decimal_text(const char *text, size_t len,
 }
 
 /* ------------------------------------------------------------------------
- * Composite keys (§8.2)
+ * Composite keys (CompositeType.build)
  * ------------------------------------------------------------------------ */
 
 /*

@@ -2,7 +2,8 @@
  * bc_murmur3.c - MurmurHash3 x64_128 exactly as Apache Cassandra computes it
  * (MurmurHash.hash3_x64_128, seed 0), and the Murmur3Partitioner token.
  *
- * Cassandra's port sign-extends the tail bytes (spec §3.1, §3.2); block
+ * Cassandra's port sign-extends the tail bytes (the "sign bug" its
+ * MurmurHash.hash3_x64_128 keeps so that tokens do not change); block
  * bytes are read unsigned.  All arithmetic is done on uint64_t so that it
  * wraps as Java's long does, without undefined behaviour.
  */

@@ -1,6 +1,6 @@
 /*
  * bc_sizing.c - filter sizing exactly as Cassandra's BloomCalculations and
- * FilterFactory.getFilter choose it (spec §6).
+ * FilterFactory.getFilter choose it.
  *
  * The probability table is kept as the exact decimal literals Cassandra
  * uses, and every comparison has Cassandra's direction (>=, <, >, <=), so

@@ -11,8 +11,8 @@
  * turns it into a sentence.  Nothing here reads or writes out of bounds for
  * any input, whatever its length or contents.
  *
- * The specification followed is doc "Apache Cassandra partition-key bloom
- * filter (Filter.db)", section numbers below (§n) refer to it.
+ * Each part names the Cassandra class or method whose behaviour it
+ * reproduces.
  */
 #ifndef BLOOMCASS_CORE_H
 #define BLOOMCASS_CORE_H
@@ -27,7 +27,7 @@ typedef enum bc_status
 {
 	BC_OK = 0,
 
-	/* sizing (§6) */
+	/* sizing (FilterFactory.getFilter, BloomCalculations) */
 	BC_ERR_FP_INVALID,			/* fp_chance NaN, <= 0 or > 1 */
 	BC_ERR_FP_ALWAYS_PRESENT,	/* fp_chance == 1: Cassandra writes no filter */
 	BC_ERR_FP_UNREACHABLE,		/* below what the probability table can give */
@@ -35,7 +35,7 @@ typedef enum bc_status
 	BC_ERR_TOO_LARGE,			/* word_count > 2^31-1: Cassandra refuses it */
 	BC_ERR_EXCEEDS_VALUE_LIMIT, /* fits Cassandra but not a 1 GB value */
 
-	/* Filter.db codec (§5) */
+	/* Filter.db codec (BloomFilterSerializer) */
 	BC_ERR_EMPTY,				/* zero-length input */
 	BC_ERR_SHORT_HEADER,		/* fewer than 8 bytes */
 	BC_ERR_HASH_COUNT,			/* k outside [BC_MIN_HASH_COUNT, BC_MAX_HASH_COUNT] */
@@ -43,7 +43,7 @@ typedef enum bc_status
 	BC_ERR_TRUNCATED,			/* fewer payload bytes than 8 * word_count */
 	BC_ERR_TRAILING,			/* more bytes than 8 + 8 * word_count */
 
-	/* versions and file names (§2) */
+	/* versions and file names (BigFormat, BtiFormat, Descriptor) */
 	BC_ERR_VERSION_UNKNOWN,		/* not an SSTable version string */
 	BC_ERR_VERSION_UNSUPPORTED, /* a real version whose filter is not murmur3 */
 	BC_ERR_FILE_NAME,			/* not a recognisable *-Filter.db name */
@@ -53,7 +53,7 @@ typedef enum bc_status
 	BC_ERR_SHAPE_MISMATCH,		/* union/intersection of different filters */
 	BC_ERR_ORDER_MISMATCH,		/* export to a version of another hash order */
 
-	/* key serialization (§8) */
+	/* key serialization (the type serializers, CompositeType) */
 	BC_ERR_KEY_TOO_LONG,		/* a composite component > 65535 bytes */
 	BC_ERR_NUMBER_SYNTAX,		/* decimal/varint text is not a number */
 	BC_ERR_NUMBER_RANGE,		/* scale out of int32, or too many digits */
@@ -99,7 +99,7 @@ typedef enum bc_status
 const char *bc_status_message(bc_status st);
 
 /* ------------------------------------------------------------------------
- * Murmur3 (§3)
+ * Murmur3 (MurmurHash.hash3_x64_128, Murmur3Partitioner.getToken)
  * ------------------------------------------------------------------------ */
 
 /* Cassandra's MurmurHash.hash3_x64_128(key, seed 0): tail bytes sign-extended. */
@@ -111,7 +111,8 @@ int64_t		bc_token_from_h1(size_t len, int64_t h1);
 int64_t		bc_token(const void *data, size_t len);
 
 /* ------------------------------------------------------------------------
- * Versions, hash orders and payload layouts (§2, §4, §5)
+ * Versions, hash orders and payload layouts (BigFormat's hasOldBfHashOrder
+ * and hasOldBfFormat, BtiFormat; README.md, Compatibility)
  * ------------------------------------------------------------------------ */
 typedef enum bc_order
 {
@@ -140,7 +141,7 @@ bc_status	bc_file_name_lookup(const char *name, size_t len, char version_out[3],
 								bc_order *order, bc_layout *layout);
 
 /* ------------------------------------------------------------------------
- * Filter shape and bit indexes (§4, §5.1)
+ * Filter shape and bit indexes (BloomFilter.indexes, OffHeapBitSet)
  * ------------------------------------------------------------------------ */
 
 /*
@@ -237,7 +238,7 @@ double		bc_fpr_theoretical(uint64_t n, uint64_t capacity, int k);
 double		bc_cardinality_from_fill(uint64_t bits_set, uint64_t capacity, int k);
 
 /* ------------------------------------------------------------------------
- * Sizing (§6)
+ * Sizing (BloomCalculations, FilterFactory.getFilter)
  * ------------------------------------------------------------------------ */
 typedef struct bc_sizing
 {
@@ -265,12 +266,12 @@ bc_status	bc_sizing_for_value(int64_t n, double fp_chance, bc_sizing *out);
 /* k and buckets per element for (maxBuckets, fp) as BloomCalculations does. */
 bc_status	bc_bloom_spec(int max_buckets, double fp_chance, int *k, int *buckets);
 
-/* The probability table (§6.1): FP[b][j] for 0 <= b <= 20, 0 <= j <= b'
- * (returns -1 outside the table). */
+/* The probability table (BloomCalculations.probs): FP[b][j] for
+ * 0 <= b <= 20, 0 <= j <= b' (returns -1 outside the table). */
 double		bc_fp_table(int buckets, int k);
 
 /* ------------------------------------------------------------------------
- * Filter.db codec (§5)
+ * Filter.db codec (BloomFilterSerializer, OffHeapBitSet)
  * ------------------------------------------------------------------------ */
 
 /*
@@ -355,7 +356,7 @@ bc_uvint_decode(const uint8_t *p, int extra)
 }
 
 /* ------------------------------------------------------------------------
- * Partition key serialization (§8)
+ * Partition key serialization (the CQL types' serializers)
  *
  * Fixed-width serializers write into out and return the byte count.
  * Variable-width ones take the output capacity and return a status with
@@ -398,8 +399,9 @@ bc_status	bc_ser_decimal_text(const char *text, size_t len,
 								uint8_t *out, size_t outcap, size_t *outlen);
 
 /*
- * Composite partition key (§8.2): for each component BE16(len) || bytes ||
- * 0x00.  ncomp components given by pointers and lengths.
+ * Composite partition key (CompositeType.build): for each component
+ * BE16(len) || bytes || 0x00.  ncomp components given by pointers and
+ * lengths.
  */
 size_t		bc_composite_size(const size_t *lens, int ncomp);
 bc_status	bc_ser_composite(const uint8_t *const *comps, const size_t *lens,

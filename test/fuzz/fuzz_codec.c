@@ -143,7 +143,7 @@ bit_get(const uint8_t *bits, uint64_t i)
 }
 
 /* ------------------------------------------------------------------------
- * Reference model of bc_filterdb_check (bloomcass_core.h, spec §5)
+ * Reference model of bc_filterdb_check (bloomcass_core.h; BloomFilterSerializer)
  * ------------------------------------------------------------------------ */
 static bc_status
 ref_filterdb_check(const uint8_t *d, size_t len, int64_t max_words,

@@ -1,6 +1,6 @@
 /*
  * test_codec.c - Filter.db validation (every malformed shape gives its
- * own error), layout conversion, the spec's worked example, SSTable
+ * own error), layout conversion, a filter written by Cassandra, SSTable
  * versions and file names, status messages.
  */
 #include <stdlib.h>
@@ -85,7 +85,8 @@ malformed(void)
 static void
 worked_example(void)
 {
-	/* §5.2: text keys '0'..'4', fp 0.01 -> k = 5, W = 2 */
+	/* the Filter.db of Cassandra's legacy_*_simple SSTables
+	 * (test/data/real-filters): text keys '0'..'4', fp 0.01 -> k = 5, W = 2 */
 	static const char *raw_hex = "00000005000000028442210600010400""00a602200400c008";
 	static const char *swp_hex = "00000005000000020004010006214284""08c000042002a600";
 	uint8_t		bits[16],

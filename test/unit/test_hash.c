@@ -1,6 +1,6 @@
 /*
  * test_hash.c - murmur3, token and bit index derivation against the golden
- * vectors (murmur3.tsv, indexes.tsv) and the spec's worked examples.
+ * vectors (murmur3.tsv, indexes.tsv) and worked examples.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -191,7 +191,8 @@ suite_murmur3(void)
 	CHECK(rows == 401, "murmur3.tsv: %d rows, expected 401", rows);
 	murmur3_against_reference();
 
-	/* the spec's examples (§3.2, §3.4) */
+	/* the empty key, MurmurHash.hash3_x64_128's sign-extended tail, and
+	 * Murmur3Partitioner.getToken's INT64_MIN -> INT64_MAX */
 	{
 		int64_t		h1,
 					h2;
@@ -286,7 +287,7 @@ suite_indexes(void)
 	unit_tsv_close(&t);
 	CHECK(rows == 345, "indexes.tsv: %d rows, expected 345", rows);
 
-	/* §4: base = -1, capacity 64 gives 1, not floorMod's 63 */
+	/* BloomFilter.indexes: base = -1, capacity 64 gives 1, not floorMod's 63 */
 	{
 		int64_t		out[1];
 
@@ -298,7 +299,8 @@ suite_indexes(void)
 		CHECK(out[0] == 8, "INT64_MIN %% 63 = -8 -> 8");
 	}
 
-	/* §5.2 worked example: key '3' sets bits 2, 26, 50, 74, 98 (k=5, W=2) */
+	/* the filter of Cassandra's legacy_*_simple SSTables (keys '0'..'4',
+	 * test/data/real-filters): key '3' sets bits 2, 26, 50, 74, 98 (k=5, W=2) */
 	{
 		int64_t		out[5],
 					h1,

@@ -1,5 +1,6 @@
 /*
- * test_keys.c - partition key serialization (spec §8).
+ * test_keys.c - partition key serialization (the CQL types' serializers,
+ * CompositeType).
  *
  * Every row of vectors/serialization.tsv is parsed here from its textual
  * CQL value, serialized with the core's functions and compared byte for
