@@ -43,6 +43,10 @@
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
+#include "bc_sstable_dir.h"
+#include "bc_sstable_name.h"
+#include "bc_status.h"
+#include "bc_txn_log.h"
 #include "bloom_sstable.h"
 
 #define MAX_DEPTH 32

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_index.h"
+#include "bc_partitions.h"
+#include "bc_status.h"
 #include "load.h"
 
 #define INDEX_PIECE ((size_t) 1024 * 1024)

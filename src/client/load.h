@@ -22,7 +22,8 @@
 
 #include <libpq-fe.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_sstable_name.h"
 
 /* exit statuses (documented in --help and the README) */
 #define EXIT_LOADED 0			/* every SSTable loaded or unchanged */

@@ -2,7 +2,7 @@
  * walk.c - the SSTables below a data directory, found as cassandra_sstables
  * finds them (src/bloom_sstable_dir.c): names by bc_sstable_name_parse,
  * folders by bc_folder_parse and bc_folder_inactive, states by the
- * transaction logs (bc_txn_log_name, bc_txn_record_parse) and
+ * transaction logs (bc_txn_log_name, bc_txn_log_scan) and
  * bc_sstable_state_of.  Only live SSTables are kept; snapshots/ and
  * backups/ are not entered.  Symbolic links are followed, except one back
  * to a directory being walked.
@@ -19,6 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bc_sstable_dir.h"
+#include "bc_sstable_name.h"
+#include "bc_status.h"
+#include "bc_txn_log.h"
 #include "load.h"
 
 #define MAX_DEPTH 32

@@ -9,7 +9,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_filter.h"
+#include "bc_murmur3.h"
+#include "bc_status.h"
 
 /*
  * Index arithmetic.  Java's abs(base % capacity) with a truncating % equals

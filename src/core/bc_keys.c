@@ -24,7 +24,9 @@
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_endian.h"
+#include "bc_keys.h"
+#include "bc_status.h"
 
 /* The raw-bits serializers copy float/double into 32/64-bit integers. */
 typedef char bc_float_is_4_bytes[(sizeof(float) == 4) ? 1 : -1];

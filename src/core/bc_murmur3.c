@@ -7,7 +7,7 @@
  * bytes are read unsigned.  All arithmetic is done on uint64_t so that it
  * wraps as Java's long does, without undefined behaviour.
  */
-#include "bloomcass_core.h"
+#include "bc_murmur3.h"
 
 #define C1 UINT64_C(0x87c37b91114253d5)
 #define C2 UINT64_C(0x4cf5ad432745937f)

@@ -8,7 +8,10 @@
  */
 #include <math.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_filter.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 
 #define MAX_BUCKETS 20
 #define BITSET_EXCESS 20

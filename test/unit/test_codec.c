@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_endian.h"
+#include "bc_filter.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 #include "unit.h"
 
 static bc_status

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_filter.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 #include "unit.h"
 
 /* Keys file: one hex key per line; returns count, fills arrays (malloc'd). */

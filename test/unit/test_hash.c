@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_filter.h"
+#include "bc_murmur3.h"
 #include "unit.h"
 
 /*

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_index.h"
+#include "bc_status.h"
+#include "bc_summary.h"
 #include "unit.h"
 
 /* BIG SSTables of versions bloomcass reads (not b, e, hb): all have Index.db */

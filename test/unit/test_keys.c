@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_keys.h"
+#include "bc_murmur3.h"
+#include "bc_status.h"
 #include "unit.h"
 
 #define VAL_CAP 4096			/* largest value serialized from the file */

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_filter.h"
+#include "bc_keys.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 #include "unit.h"
 
 static void

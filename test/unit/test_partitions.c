@@ -11,7 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_endian.h"
+#include "bc_filter.h"
+#include "bc_index.h"
+#include "bc_partitions.h"
+#include "bc_sizing.h"
+#include "bc_statistics.h"
+#include "bc_status.h"
 #include "unit.h"
 
 /* MANIFEST rows of format bti: 4 da (Cassandra 5.0), 2 DataStax bb */
