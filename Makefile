@@ -33,9 +33,11 @@ export BLOOMCASS_SERVER_DATA
 
 PG_CPPFLAGS = -Isrc/core
 PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+# each object's header dependencies, written beside it (src/x.o: src/x.d)
+PG_CFLAGS += -MMD -MP
 
 EXTRA_CLEAN = build/server-data build/regress build/unit_tests build/unit_tests_san build/core-c99 \
-	build/client bloomcass-load
+	build/client bloomcass-load $(OBJS:.o=.d)
 
 # The core's symbols stay inside the library: only the SQL-callable
 # functions are exported, so nothing of ours can be mistaken for a
@@ -47,9 +49,9 @@ SHELL = /bin/bash
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# Every object depends on the headers (PGXS tracks no header dependencies).
-# This rule comes after PGXS's so that `make` alone still builds `all`.
-$(OBJS): src/core/bloomcass_core.h $(wildcard src/*.h)
+# The headers each object includes, as the compiler found them (-MMD -MP);
+# included after PGXS's rules so that `make` alone still builds `all`.
+-include $(OBJS:.o=.d)
 
 ifdef BLOOMCASS_MAKE_DATA
 installcheck: installcheck-data
@@ -62,18 +64,20 @@ endif
 CLIENT_SRCS = $(sort $(wildcard src/client/*.c))
 CLIENT_CC ?= $(CC)
 CLIENT_CFLAGS = -std=c99 -O2 -g -Wall -Wextra -Werror -Isrc/core -Isrc/client \
-	-I$(shell $(PG_CONFIG) --includedir)
+	-I$(shell $(PG_CONFIG) --includedir) -MMD -MP
 CLIENT_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq -lm
 CLIENT_OBJS = $(patsubst src/client/%.c,build/client/%.o,$(CLIENT_SRCS)) \
 	$(patsubst src/core/%.c,build/client/core_%.o,$(CORE_SRCS))
 
-build/client/%.o: src/client/%.c src/client/load.h src/core/bloomcass_core.h
+build/client/%.o: src/client/%.c
 	@mkdir -p build/client
 	$(CLIENT_CC) $(CLIENT_CFLAGS) -c $< -o $@
 
-build/client/core_%.o: src/core/%.c src/core/bloomcass_core.h
+build/client/core_%.o: src/core/%.c
 	@mkdir -p build/client
 	$(CLIENT_CC) $(CLIENT_CFLAGS) -c $< -o $@
+
+-include $(CLIENT_OBJS:.o=.d)
 
 bloomcass-load: $(CLIENT_OBJS)
 	$(CLIENT_CC) -o $@ $(CLIENT_OBJS) $(CLIENT_LIBS)
@@ -98,12 +102,14 @@ UNIT_SRCS = $(sort $(wildcard test/unit/*.c))
 UNIT_CC ?= cc
 UNIT_WARN = -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -pedantic
 UNIT_DATA ?= test/data
+# one compiler run for all sources: it depends on every header they may include
+UNIT_DEPS = $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h test/unit/*.h)
 
-build/unit_tests: $(CORE_SRCS) $(UNIT_SRCS) src/core/bloomcass_core.h test/unit/unit.h
+build/unit_tests: $(UNIT_DEPS)
 	@mkdir -p build
 	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lm
 
-build/unit_tests_san: $(CORE_SRCS) $(UNIT_SRCS) src/core/bloomcass_core.h test/unit/unit.h
+build/unit_tests_san: $(UNIT_DEPS)
 	@mkdir -p build
 	$(UNIT_CC) $(UNIT_WARN) -O1 -g -fno-omit-frame-pointer \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \

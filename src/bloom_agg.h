@@ -22,6 +22,7 @@
 #include "fmgr.h"
 #include "port/pg_bswap.h"
 
+#include "bc_filter.h"
 #include "bloomcass.h"
 
 #define DEFAULT_FP_CHANCE 0.01

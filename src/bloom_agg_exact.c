@@ -11,6 +11,7 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
+#include "bc_filter.h"
 #include "bloom_agg.h"
 
 #define LOW56 ((UINT64CONST(1) << 56) - 1)

@@ -10,6 +10,9 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "bc_codec.h"
+#include "bc_filter.h"
+#include "bc_sizing.h"
 #include "bloom_agg.h"
 
 static void

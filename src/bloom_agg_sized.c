@@ -14,6 +14,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "bc_filter.h"
 #include "bloom_agg.h"
 
 #define PENDING_MAX 64

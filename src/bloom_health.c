@@ -13,6 +13,10 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
+#include "bc_filter.h"
+#include "bc_health.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 #include "bloomcass.h"
 
 #define HEALTH_COLUMNS 11

@@ -16,6 +16,10 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "bc_codec.h"
+#include "bc_endian.h"
+#include "bc_filter.h"
+#include "bc_status.h"
 #include "bloom_probe.h"
 #include "utils/guc.h"
 

@@ -25,6 +25,9 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
+#include "bc_keys.h"
+#include "bc_murmur3.h"
+#include "bc_status.h"
 #include "bloomcass.h"
 
 typedef enum KeyKind

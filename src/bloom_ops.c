@@ -14,6 +14,10 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
+#include "bc_codec.h"
+#include "bc_filter.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 #include "bloom_probe.h"
 
 /* fp_chance and key count checks shared by bloom_create, bloom_sizing and

@@ -42,6 +42,9 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "bc_codec.h"
+#include "bc_endian.h"
+#include "bc_filter.h"
 #include "bloom_probe.h"
 
 /* bytes of header a probe needs: format, flags, reserved, Filter.db header */

@@ -4,6 +4,7 @@
 #ifndef BLOOM_PROBE_H
 #define BLOOM_PROBE_H
 
+#include "bc_filter.h"
 #include "bloomcass.h"
 
 /* the per-call-site state of bloom_contains for stored filters */

@@ -7,6 +7,7 @@
 #ifndef BLOOM_SSTABLE_H
 #define BLOOM_SSTABLE_H
 
+#include "bc_sstable_name.h"
 #include "bloomcass.h"
 #include "bc_walk.h"
 

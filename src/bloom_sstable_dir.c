@@ -45,6 +45,8 @@
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
+#include "bc_sstable_dir.h"
+#include "bc_walk.h"
 #include "bloom_sstable.h"
 
 enum

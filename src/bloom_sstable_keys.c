@@ -21,6 +21,9 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
+#include "bc_index.h"
+#include "bc_sstable_name.h"
+#include "bc_status.h"
 #include "bloomcass.h"
 
 /* Index.db is read in pieces of this many bytes */

@@ -18,6 +18,10 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
+#include "bc_index.h"
+#include "bc_statistics.h"
+#include "bc_status.h"
+#include "bc_summary.h"
 #include "bloomcass.h"
 
 /*

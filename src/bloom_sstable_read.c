@@ -15,8 +15,16 @@
 
 #include "utils/builtins.h"
 
-#include "bloom_sstable.h"
+#include "bc_codec.h"
+#include "bc_filter.h"
+#include "bc_index.h"
 #include "bc_key_range.h"
+#include "bc_partitions.h"
+#include "bc_sstable_name.h"
+#include "bc_statistics.h"
+#include "bc_status.h"
+#include "bc_summary.h"
+#include "bloom_sstable.h"
 
 /* what a component gives, for the WARNINGs */
 #define FILTER_COLS "filter"

@@ -12,6 +12,7 @@
 
 #include "utils/memutils.h"
 
+#include "bc_status.h"
 #include "bloomcass.h"
 
 /*

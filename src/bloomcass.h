@@ -20,8 +20,12 @@
 
 #include "bloom_compat.h"
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_filter.h"
+#include "bc_murmur3.h"
 #include "bc_reader.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 
 #define BLOOM_FORMAT_VERSION 1
 #define BLOOM_FLAG_OLD_ORDER 0x01

@@ -15,6 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bc_index.h"
+#include "bc_key_range.h"
+#include "bc_partitions.h"
+#include "bc_status.h"
 #include "load.h"
 
 #define INDEX_PIECE ((size_t) 1024 * 1024)

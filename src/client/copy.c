@@ -11,6 +11,7 @@
 
 #include <libpq-fe.h>
 
+#include "bc_endian.h"
 #include "load.h"
 
 #define COPY_BUFFER ((size_t) 256 * 1024)

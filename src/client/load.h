@@ -24,8 +24,9 @@
 
 #include <libpq-fe.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
 #include "bc_key_range.h"
+#include "bc_sstable_name.h"
 #include "bc_walk.h"
 
 /* exit statuses (documented in --help and the README) */

@@ -31,6 +31,13 @@
 
 #include <libpq-fe.h>
 
+#include "bc_codec.h"
+#include "bc_filter.h"
+#include "bc_index.h"
+#include "bc_sstable_name.h"
+#include "bc_statistics.h"
+#include "bc_status.h"
+#include "bc_summary.h"
 #include "load.h"
 
 

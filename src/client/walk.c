@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bc_sstable_dir.h"
 #include "load.h"
 
 typedef struct walker

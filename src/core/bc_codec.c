@@ -1,12 +1,17 @@
 /*
- * bc_codec.c - the Filter.db codec (spec §5): validation of a serialized
- * filter, conversion between the two payload layouts, serialization; the
- * mapping from SSTable versions and Filter.db file names to hash order and
- * payload layout (spec §2); and the status messages.
+ * bc_codec.c - the Filter.db codec (BloomFilterSerializer, OffHeapBitSet's
+ * serialize and deserialize): validation of a serialized filter, conversion
+ * between the two payload layouts, serialization; the mapping from SSTable
+ * versions and Filter.db file names to hash order and payload layout
+ * (BigFormat's hasOldBfHashOrder and hasOldBfFormat, BtiFormat; the table
+ * of README.md, Compatibility).
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_endian.h"
+#include "bc_filter.h"
+#include "bc_status.h"
 
 bc_status
 bc_filterdb_check(const uint8_t *data, size_t len, int64_t max_words,
@@ -290,111 +295,4 @@ bc_file_name_lookup(const char *name, size_t len, char version_out[3],
 	*order = vi->order;
 	*layout = vi->layout;
 	return BC_OK;
-}
-
-const char *
-bc_status_message(bc_status st)
-{
-	switch (st)
-	{
-		case BC_OK:
-			return "success";
-		case BC_ERR_FP_INVALID:
-			return "fp_chance must be greater than 0 and at most 1";
-		case BC_ERR_FP_ALWAYS_PRESENT:
-			return "fp_chance 1 means no bloom filter: Cassandra writes no Filter.db";
-		case BC_ERR_FP_UNREACHABLE:
-			return "fp_chance is below what Cassandra's bloom filter can reach (minimum 6.71e-05)";
-		case BC_ERR_N_NEGATIVE:
-			return "the number of keys must not be negative";
-		case BC_ERR_TOO_LARGE:
-			return "bloom filter would exceed Cassandra's maximum of 2147483647 words (16 GB)";
-		case BC_ERR_EXCEEDS_VALUE_LIMIT:
-			return "bloom filter would exceed the 1 GB limit of a PostgreSQL value";
-		case BC_ERR_EMPTY:
-			return "Filter.db is empty (Cassandra reads a zero-length Filter.db as an always-present filter, which has no bits to store)";
-		case BC_ERR_SHORT_HEADER:
-			return "Filter.db is shorter than its 8-byte header";
-		case BC_ERR_HASH_COUNT:
-			return "hash count in the Filter.db header is out of range (1 to 21)";
-		case BC_ERR_WORD_COUNT:
-			return "word count in the Filter.db header must be positive";
-		case BC_ERR_TRUNCATED:
-			return "Filter.db is truncated: fewer bitset bytes than its word count says";
-		case BC_ERR_TRAILING:
-			return "Filter.db has trailing bytes after the bitset its word count says";
-		case BC_ERR_VERSION_UNKNOWN:
-			return "not a known SSTable version";
-		case BC_ERR_VERSION_UNSUPPORTED:
-			return "SSTable version has no murmur3 bloom filter bloomcass can read (Cassandra before 1.2, or a DataStax trie format other than bb)";
-		case BC_ERR_FILE_NAME:
-			return "not a Filter.db file name (expected <version>-<generation>-<big|bti>-Filter.db or <keyspace>-<table>-<version>-<generation>-Filter.db)";
-		case BC_ERR_FORMAT_MISMATCH:
-			return "SSTable version does not belong to the file name's format (big or bti)";
-		case BC_ERR_SHAPE_MISMATCH:
-			return "bloom filters differ in hash count, word count or hash order";
-		case BC_ERR_ORDER_MISMATCH:
-			return "bloom filter's hash order differs from the target SSTable version's";
-		case BC_ERR_KEY_TOO_LONG:
-			return "partition key component exceeds 65535 bytes";
-		case BC_ERR_NUMBER_SYNTAX:
-			return "invalid number syntax";
-		case BC_ERR_NUMBER_RANGE:
-			return "number out of range for Cassandra's varint/decimal";
-		case BC_ERR_BUFFER:
-			return "output buffer too small";
-		case BC_ERR_SSTABLE_NAME:
-			return "not an SSTable component file name (expected <version>-<generation>-<big|bti>-<Component> or <keyspace>-<table>-<version>-<generation>-<Component>)";
-		case BC_ERR_STATS_TRUNCATED:
-			return "Statistics.db is truncated: a field extends past the end of its component";
-		case BC_ERR_STATS_TRAILING:
-			return "Statistics.db has unexpected bytes after the last field of a component";
-		case BC_ERR_STATS_TOC:
-			return "Statistics.db table of contents is invalid (component count, type or offset)";
-		case BC_ERR_STATS_CHECKSUM:
-			return "Statistics.db checksum mismatch: the file is corrupt";
-		case BC_ERR_STATS_MISSING:
-			return "Statistics.db lacks a required component (validation, stats or serialization header)";
-		case BC_ERR_STATS_HISTOGRAM:
-			return "Statistics.db partition size histogram is invalid";
-		case BC_ERR_STATS_STRING:
-			return "Statistics.db holds an empty or non-ASCII class or type name";
-		case BC_ERR_STATS_FP_CHANCE:
-			return "Statistics.db fp_chance is not a number greater than 0 and at most 1";
-		case BC_ERR_STATS_FIELD:
-			return "Statistics.db holds an impossible count, length or flag";
-		case BC_ERR_INDEX_BTI:
-			return "a trie-indexed SSTable (BTI da, bb; ScyllaDB ms, mt) has no Index.db or Summary.db";
-		case BC_ERR_INDEX_TRUNCATED:
-			return "Index.db ends inside an entry";
-		case BC_ERR_INDEX_LENGTH:
-			return "Index.db entry with an impossible position or promoted index size";
-		case BC_ERR_INDEX_ORDER:
-			return "Index.db positions in Data.db do not increase (not an Index.db, or garbage after its end)";
-		case BC_ERR_CURSOR_STATE:
-			return "Index.db cursor used out of turn (chunk fed before the previous one was read, or after an error)";
-		case BC_ERR_SUMMARY_TRUNCATED:
-			return "Summary.db ends before its last key";
-		case BC_ERR_SUMMARY_FORMAT:
-			return "Summary.db header, offsets or key lengths are impossible";
-		case BC_ERR_SUMMARY_TRAILING:
-			return "Summary.db has bytes after its last key";
-		case BC_ERR_TXN_RECORD:
-			return "not a transaction log record";
-		case BC_ERR_PARTITIONS_TRUNCATED:
-			return "Partitions.db is shorter than its 24-byte footer, or its first or last key runs into the footer";
-		case BC_ERR_PARTITIONS_FORMAT:
-			return "Partitions.db footer is impossible (key offset, trie root or key count), or its keys contradict its key count";
-		case BC_ERR_PARTITIONS_TRAILING:
-			return "Partitions.db has bytes between its last key and its footer";
-		case BC_ERR_PARTITIONS_KEYS_SPAN:
-			return "Partitions.db has more bytes between its trie and its footer than its first and last key can take";
-		case BC_ERR_READ:
-			return "the file could not be read";
-		case BC_ERR_STOPPED:
-			return "stopped before the end of the file";
-		case BC_STATUS_COUNT:
-			break;
-	}
-	return "unknown bloomcass status";
 }

@@ -3,13 +3,15 @@
  * operations on a filter's bitset: add, test, union, intersection,
  * popcount, and the estimates derived from the fill ratio.
  *
- * Index derivation follows Cassandra's BloomFilter.setIndexes (spec §4):
+ * Index derivation follows Cassandra's BloomFilter.indexes / setIndexes:
  * Java's truncating remainder of a wrapping signed 64-bit sum, then abs.
  */
 #include <math.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_filter.h"
+#include "bc_murmur3.h"
+#include "bc_status.h"
 
 /*
  * Index arithmetic.  Java's abs(base % capacity) with a truncating % equals

@@ -44,7 +44,14 @@
  */
 #include <math.h>
 
-#include "bloomcass_core.h"
+#include "bc_filter.h"
+#include "bc_health.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
+
+/* ScyllaDB's tolerance around the expected rate (scylladb#19190) */
+#define BC_HEALTH_TOLERANCE_LOW 0.75
+#define BC_HEALTH_TOLERANCE_HIGH 1.25
 
 const char *
 bc_health_verdict_name(bc_health_verdict v)

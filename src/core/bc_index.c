@@ -20,7 +20,12 @@
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_endian.h"
+#include "bc_filter.h"
+#include "bc_index.h"
+#include "bc_private.h"
+#include "bc_status.h"
 
 enum
 {

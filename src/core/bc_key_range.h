@@ -11,8 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bc_index.h"
+#include "bc_partitions.h"
 #include "bc_reader.h"
-#include "bloomcass_core.h"
+#include "bc_status.h"
 
 /* the most bytes between a Partitions.db trie and its footer: two keys */
 #define BC_PARTITIONS_MAX_KEYS ((size_t) 2 * (2 + BC_INDEX_MAX_KEY))

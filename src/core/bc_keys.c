@@ -1,7 +1,8 @@
 /*
- * bc_keys.c - partition key serialization (spec §8): the bytes Cassandra
- * hashes for a partition key value of each CQL type, and the framing of a
- * multi-column (composite) partition key.
+ * bc_keys.c - partition key serialization (the CQL types' serializers,
+ * Int32Serializer .. DecimalSerializer, and CompositeType): the bytes
+ * Cassandra hashes for a partition key value of each CQL type, and the
+ * framing of a multi-column (composite) partition key.
  *
  * Fixed-width values are written big-endian byte by byte, so the host's
  * byte order does not matter.  float and double are written as their raw
@@ -23,7 +24,9 @@
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_endian.h"
+#include "bc_keys.h"
+#include "bc_status.h"
 
 /* The raw-bits serializers copy float/double into 32/64-bit integers. */
 typedef char bc_float_is_4_bytes[(sizeof(float) == 4) ? 1 : -1];
@@ -533,7 +536,7 @@ bc_ser_decimal_text(const char *text, size_t len,
 }
 
 /* ------------------------------------------------------------------------
- * Composite keys (§8.2)
+ * Composite keys (CompositeType.build)
  * ------------------------------------------------------------------------ */
 
 /*

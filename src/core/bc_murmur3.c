@@ -2,11 +2,12 @@
  * bc_murmur3.c - MurmurHash3 x64_128 exactly as Apache Cassandra computes it
  * (MurmurHash.hash3_x64_128, seed 0), and the Murmur3Partitioner token.
  *
- * Cassandra's port sign-extends the tail bytes (spec §3.1, §3.2); block
+ * Cassandra's port sign-extends the tail bytes (the "sign bug" its
+ * MurmurHash.hash3_x64_128 keeps so that tokens do not change); block
  * bytes are read unsigned.  All arithmetic is done on uint64_t so that it
  * wraps as Java's long does, without undefined behaviour.
  */
-#include "bloomcass_core.h"
+#include "bc_murmur3.h"
 
 #define C1 UINT64_C(0x87c37b91114253d5)
 #define C2 UINT64_C(0x4cf5ad432745937f)

@@ -27,7 +27,9 @@
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_endian.h"
+#include "bc_partitions.h"
+#include "bc_status.h"
 
 bc_status
 bc_partitions_footer_parse(const uint8_t *tail, uint64_t file_len,

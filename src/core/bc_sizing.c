@@ -1,6 +1,6 @@
 /*
  * bc_sizing.c - filter sizing exactly as Cassandra's BloomCalculations and
- * FilterFactory.getFilter choose it (spec §6).
+ * FilterFactory.getFilter choose it.
  *
  * The probability table is kept as the exact decimal literals Cassandra
  * uses, and every comparison has Cassandra's direction (>=, <, >, <=), so
@@ -8,7 +8,10 @@
  */
 #include <math.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_filter.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 
 #define MAX_BUCKETS 20
 #define BITSET_EXCESS 20

@@ -19,7 +19,9 @@
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_sstable_dir.h"
+#include "bc_sstable_name.h"
+#include "bc_status.h"
 
 const char *
 bc_sstable_state_name(bc_sstable_state s)

@@ -26,7 +26,8 @@
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_sstable_name.h"
+#include "bc_status.h"
 
 #define MAX_FIELDS 6
 

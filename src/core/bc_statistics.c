@@ -26,7 +26,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_endian.h"
+#include "bc_filter.h"
+#include "bc_private.h"
+#include "bc_statistics.h"
+#include "bc_status.h"
 
 /* Metadata component types (Cassandra's MetadataType ordinals). */
 #define MT_VALIDATION	0

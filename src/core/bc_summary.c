@@ -22,7 +22,10 @@
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_endian.h"
+#include "bc_index.h"
+#include "bc_status.h"
+#include "bc_summary.h"
 
 /* Cassandra's BASE_SAMPLING_LEVEL: a summary at full sampling */
 #define FULL_SAMPLING 128

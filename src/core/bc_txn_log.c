@@ -23,7 +23,8 @@
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_status.h"
+#include "bc_txn_log.h"
 
 static int
 lower(char c)

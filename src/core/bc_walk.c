@@ -20,6 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_sstable_dir.h"
+#include "bc_sstable_name.h"
+#include "bc_status.h"
+#include "bc_txn_log.h"
 #include "bc_walk.h"
 
 struct bc_walk

@@ -16,7 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bloomcass_core.h"
+#include "bc_sstable_dir.h"
+#include "bc_sstable_name.h"
 
 /* folders deeper than this below the root are skipped (with a problem) */
 #define BC_WALK_MAX_DEPTH 32

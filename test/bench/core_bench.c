@@ -43,7 +43,10 @@
 #include <time.h>
 #include <sys/mman.h>
 
-#include "bloomcass_core.h"
+#include "bc_filter.h"
+#include "bc_murmur3.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 
 #define KEY_LEN 16
 #define MAX_REPS 101

@@ -57,7 +57,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_endian.h"
+#include "bc_filter.h"
+#include "bc_index.h"
+#include "bc_keys.h"
+#include "bc_murmur3.h"
+#include "bc_partitions.h"
+#include "bc_sstable_dir.h"
+#include "bc_sstable_name.h"
+#include "bc_statistics.h"
+#include "bc_status.h"
+#include "bc_summary.h"
+#include "bc_txn_log.h"
 
 /* Refuse inputs (and so images) over 64 MB: the fuzzer must not OOM. */
 #define FUZZ_MAX_INPUT ((size_t) 64 * 1024 * 1024)
@@ -143,7 +155,7 @@ bit_get(const uint8_t *bits, uint64_t i)
 }
 
 /* ------------------------------------------------------------------------
- * Reference model of bc_filterdb_check (bloomcass_core.h, spec §5)
+ * Reference model of bc_filterdb_check (bc_codec.h; BloomFilterSerializer)
  * ------------------------------------------------------------------------ */
 static bc_status
 ref_filterdb_check(const uint8_t *d, size_t len, int64_t max_words,

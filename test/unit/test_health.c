@@ -10,7 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_endian.h"
+#include "bc_filter.h"
+#include "bc_health.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 #include "unit.h"
 
 /* rows of MANIFEST.tsv with a murmur3 filter, fp_chance and a partition

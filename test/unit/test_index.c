@@ -1,51 +1,21 @@
 /*
- * test_index.c - Index.db cursor and Summary.db parser against the 153 real
- * SSTables of test/data/sstables (MANIFEST.tsv), fed whole and in chunks,
- * then truncated and corrupted.
+ * test_index.c - the Index.db reader (bc_index.c) against the 153 real
+ * SSTables of test/data/sstables (MANIFEST.tsv): every key, whole and fed
+ * in chunks, against the manifest and the real-filters key files; then
+ * truncated, crafted and misused.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_index.h"
+#include "bc_status.h"
 #include "unit.h"
+#include "unit_sstables.h"
 
 /* BIG SSTables of versions bloomcass reads (not b, e, hb): all have Index.db */
 #define EXPECT_INDEX_ROWS 142
-/* ... of which two ka lack Summary.db upstream */
-#define EXPECT_SUMMARY_ROWS 140
 /* ... and 89 have their Filter.db and keys in ../real-filters */
 #define EXPECT_REAL_FILTER_ROWS 89
-
-typedef struct keylist
-{
-	size_t		n;
-	size_t		cap;
-	bc_index_entry *e;
-} keylist;
-
-static int
-collect(const bc_index_entry *e, void *arg)
-{
-	keylist    *kl = arg;
-
-	if (kl->n == kl->cap)
-	{
-		kl->cap = kl->cap ? kl->cap * 2 : 64;
-		kl->e = realloc(kl->e, kl->cap * sizeof(*kl->e));
-	}
-	kl->e[kl->n++] = *e;
-	return 0;
-}
-
-static int
-key_eq_hex(const uint8_t *key, size_t len, const char *hex)
-{
-	char	   *h = unit_hex_encode(key, len);
-	int			r = strcmp(h, hex) == 0;
-
-	free(h);
-	return r;
-}
 
 static uint32_t rng_state = 12345;
 
@@ -65,7 +35,7 @@ rng_chunk(void)
  */
 static void
 check_chunked(const char *version, const uint8_t *data, size_t len,
-			  const keylist *ref, size_t chunk, const char *what)
+			  const unit_entries *ref, size_t chunk, const char *what)
 {
 	bc_index_cursor *c = malloc(sizeof(bc_index_cursor));
 	uint8_t    *buf = malloc(len + 1);
@@ -120,7 +90,7 @@ cmp_str(const void *a, const void *b)
 /* keys.hex of the real-filters copy: same keys, in order (or as a set,
  * returned as 2, when keys.hex was written in insertion order) */
 static int
-check_real_keys(const char *rf, const keylist *kl)
+check_real_keys(const char *rf, const unit_entries *kl)
 {
 	char		rel[4096];
 	const char *prefix = "shared/real-filters/";
@@ -189,109 +159,11 @@ check_real_keys(const char *rf, const keylist *kl)
 	return inorder ? 1 : sameset ? 2 : 0;
 }
 
-static const keylist *
-find_entry_by_offset(const keylist *kl, int64_t off, size_t *idx)
-{
-	size_t		lo = 0,
-				hi = kl->n;
-
-	while (lo < hi)
-	{
-		size_t		mid = (lo + hi) / 2;
-
-		if ((int64_t) kl->e[mid].index_offset < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*idx = lo;
-	return lo < kl->n && (int64_t) kl->e[lo].index_offset == off ? kl : NULL;
-}
-
-static void
-check_summary(const char *what, const char *version, const uint8_t *data,
-			  size_t len, const keylist *kl, const char *first,
-			  const char *last, long *nchecked, long *nfull)
-{
-	bc_summary s;
-	bc_status	st = bc_summary_parse(version, 2, data, len, &s);
-	int32_t		i;
-	int			ok = 1;
-
-	CHECK(st == BC_OK, "%s Summary.db: %s", what, bc_status_message(st));
-	if (st != BC_OK)
-		return;
-	(*nchecked)++;
-	CHECK(key_eq_hex(s.first, s.first_len, first) &&
-		  key_eq_hex(s.last, s.last_len, last),
-		  "%s Summary.db: first/last keys differ from the manifest", what);
-	CHECK(s.era == BC_INDEX_ERA_30 ? s.tail_len == 0 : s.tail_len > 0,
-		  "%s Summary.db: tail of %zu bytes", what, s.tail_len);
-	if (s.sampling_level == 128)
-	{
-		/* full sampling: entry i is Index.db entry i * interval */
-		size_t		want = (kl->n + (size_t) s.min_index_interval - 1) /
-			(size_t) s.min_index_interval;
-
-		(*nfull)++;
-		CHECK((size_t) s.count == want,
-			  "%s Summary.db: %d entries, interval %d, %zu keys", what,
-			  s.count, s.min_index_interval, kl->n);
-		for (i = 0; i < s.count && (size_t) i < want; i++)
-		{
-			const uint8_t *k;
-			size_t		klen;
-			int64_t		off;
-			const bc_index_entry *e = &kl->e[(size_t) i * s.min_index_interval];
-
-			bc_summary_entry(&s, i, &k, &klen, &off);
-			if (klen != e->key_len || memcmp(k, e->key, klen) != 0 ||
-				off != (int64_t) e->index_offset)
-				ok = 0;
-		}
-	}
-	else
-	{
-		/* downsampled: every entry still names a real Index.db entry */
-		for (i = 0; i < s.count; i++)
-		{
-			const uint8_t *k;
-			size_t		klen,
-						idx;
-			int64_t		off;
-
-			bc_summary_entry(&s, i, &k, &klen, &off);
-			if (find_entry_by_offset(kl, off, &idx) == NULL ||
-				klen != kl->e[idx].key_len ||
-				memcmp(k, kl->e[idx].key, klen) != 0)
-				ok = 0;
-		}
-		CHECK(s.count <= s.size_at_full_sampling, "%s: downsampled count", what);
-	}
-	CHECK(ok, "%s Summary.db: sampled entries differ from Index.db", what);
-}
-
-/*
- * Which prefixes to try: each one costs a parse of the prefix, so trying all
- * of a large file is quadratic (minutes under AddressSanitizer).  Every cut
- * in the first and last kilobyte, every cut at or next to an entry
- * boundary, and every 61st in between.
- */
-#define CUT_EDGE 1024
-#define CUT_STRIDE 61
-
-static int
-cut_wanted(size_t cut, size_t len, int near_boundary)
-{
-	return cut < CUT_EDGE || cut + CUT_EDGE >= len || near_boundary ||
-		cut % CUT_STRIDE == 0;
-}
-
 /* Prefixes of a real Index.db: an error, or (cut between two entries)
  * exactly the entries before the cut and a clean end. */
 static void
 check_index_truncations(const char *what, const char *version,
-						const uint8_t *data, size_t len, const keylist *kl)
+						const uint8_t *data, size_t len, const unit_entries *kl)
 {
 	size_t		cut,
 				bad = 0,
@@ -309,7 +181,7 @@ check_index_truncations(const char *what, const char *version,
 			before++;
 		near = (before < kl->n && kl->e[before].index_offset - cut <= 1) ||
 			(before > 0 && cut - kl->e[before - 1].index_offset <= 1);
-		if (!cut_wanted(cut, len, near))
+		if (!unit_cut_wanted(cut, len, near))
 			continue;
 		copy = malloc(cut + 1);
 		memcpy(copy, data, cut);
@@ -329,38 +201,6 @@ check_index_truncations(const char *what, const char *version,
 		  len, boundaries);
 }
 
-/* Prefixes of a real Summary.db (as chosen above) are errors, but for cuts
- * inside the pre-3.0 tail after the last key, which nothing delimits. */
-static void
-check_summary_truncations(const char *what, const char *version,
-						  const uint8_t *data, size_t len)
-{
-	bc_summary s;
-	size_t		cut,
-				bad = 0;
-
-	if (bc_summary_parse(version, 2, data, len, &s) != BC_OK)
-		return;
-	for (cut = 0; cut < len; cut++)
-	{
-		uint8_t    *copy;
-		bc_status	st;
-		bc_summary	t;
-
-		if (!cut_wanted(cut, len, 0))
-			continue;
-		copy = malloc(cut + 1);
-		memcpy(copy, data, cut);
-		st = bc_summary_parse(version, 2, copy, cut, &t);
-		if (cut >= len - s.tail_len ? st != BC_OK :
-			(st != BC_ERR_SUMMARY_TRUNCATED && st != BC_ERR_SUMMARY_FORMAT))
-			bad++;
-		free(copy);
-	}
-	CHECK(bad == 0, "%s: %zu of %zu Summary.db truncations misread", what,
-		  bad, len);
-}
-
 static bc_status
 parse_bytes(const char *version, const uint8_t *d, size_t len, uint64_t *n)
 {
@@ -374,7 +214,6 @@ check_crafted(void)
 	bc_index_cursor *c = malloc(sizeof(bc_index_cursor));
 	bc_index_entry e;
 	int			got;
-	bc_summary	s;
 
 	/* ka: key "a", position 0, promoted size -1 */
 	{
@@ -439,15 +278,11 @@ check_crafted(void)
 	/* versions */
 	CHECK(bc_index_init(c, "da", 2) == BC_ERR_INDEX_BTI, "da is BTI");
 	CHECK(bc_index_init(c, "bb", 2) == BC_ERR_INDEX_BTI, "bb is BTI");
-	CHECK(bc_summary_parse("da", 2, NULL, 0, &s) == BC_ERR_INDEX_BTI,
-		  "da summary");
 	CHECK(bc_index_init(c, "hb", 2) == BC_ERR_VERSION_UNSUPPORTED, "hb");
 	CHECK(bc_index_init(c, "zz", 2) == BC_ERR_VERSION_UNKNOWN, "zz");
 	/* ScyllaDB's ms and mt: Partitions.db tries, no Index.db */
 	CHECK(bc_index_init(c, "ms", 2) == BC_ERR_INDEX_BTI, "ms is a trie version");
 	CHECK(bc_index_init(c, "mt", 2) == BC_ERR_INDEX_BTI, "mt is a trie version");
-	CHECK(bc_summary_parse("ms", 2, NULL, 0, &s) == BC_ERR_INDEX_BTI,
-		  "ms summary");
 	CHECK(bc_index_init(c, "ia", 2) == BC_OK && c->era == BC_INDEX_ERA_12, "ia");
 	CHECK(bc_index_init(c, "ja", 2) == BC_OK && c->era == BC_INDEX_ERA_20, "ja");
 	CHECK(bc_index_init(c, "lb", 2) == BC_OK && c->era == BC_INDEX_ERA_21, "lb");
@@ -470,46 +305,6 @@ check_crafted(void)
 			  "after finish");
 	}
 
-	/* Summary.db (ma): one entry "k" at 0, first "k", last "k" */
-	{
-		uint8_t		d[] = {0, 0, 0, 128, 0, 0, 0, 1,
-			0, 0, 0, 0, 0, 0, 0, 13, 0, 0, 0, 128, 0, 0, 0, 1,
-			4, 0, 0, 0, 'k', 0, 0, 0, 0, 0, 0, 0, 0,
-			0, 0, 0, 1, 'k', 0, 0, 0, 1, 'k', 0};
-		size_t		len = sizeof(d) - 1;
-
-		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_OK && s.count == 1,
-			  "crafted summary");
-		CHECK(bc_summary_parse("ma", 2, d, len + 1, &s) == BC_ERR_SUMMARY_TRAILING,
-			  "summary trailing byte");
-		CHECK(bc_summary_parse("ka", 2, d, len + 1, &s) == BC_OK && s.tail_len == 1,
-			  "ka summary tail");
-		d[24] = 5;				/* first offset not after the offsets */
-		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
-			  "summary offset");
-		d[24] = 4;
-		d[7] = 2;				/* two entries in a region for one */
-		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
-			  "summary count");
-		d[7] = 1;
-		d[8] = 0x7f;			/* region of ~2^63 bytes */
-		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_TRUNCATED,
-			  "summary region size");
-		d[8] = 0;
-		d[4] = 0x80;			/* negative count */
-		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
-			  "summary negative count");
-		d[4] = 0;
-		d[38] = 1;				/* first key of 65537 bytes */
-		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
-			  "summary key length");
-		d[38] = 0;
-		d[19] = 0;				/* sampling level 0 */
-		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
-			  "summary sampling level");
-		d[19] = 128;
-		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_OK, "restored");
-	}
 	free(c);
 }
 
@@ -520,15 +315,12 @@ suite_index(void)
 	char	   *f[40];
 	int			nf;
 	long		nindex = 0,
-				nsummary = 0,
-				nfull = 0,
 				nreal = 0,
 				nreal_order = 0,
 				nbti = 0,
 				nold = 0,
 				ntrunc = 0;
-	static const char *trunc_versions = "ic jb ka la lb ma mc md me na nc oa";
-	char		truncated_done[64] = "";
+	char		truncated_done[UNIT_TRUNC_DONE_SIZE] = "";
 
 	check_crafted();
 
@@ -542,12 +334,11 @@ suite_index(void)
 		const char *version = f[2];
 		uint8_t    *data;
 		size_t		len;
-		keylist		kl = {0, 0, NULL};
+		unit_entries		kl = {0, 0, NULL};
 		uint64_t	n;
 		int64_t		want;
 		bc_status	st;
 		bc_index_cursor c;
-		int			did_trunc = 0;
 
 		if (nf < 28)
 		{
@@ -576,7 +367,7 @@ suite_index(void)
 		CHECK(data != NULL, "%s: no Index.db", what);
 		if (data == NULL)
 			continue;
-		st = bc_index_parse(version, 2, data, len, collect, &kl, &n);
+		st = bc_index_parse(version, 2, data, len, unit_collect_entry, &kl, &n);
 		CHECK(st == BC_OK, "%s: %s", what, bc_status_message(st));
 		if (unit_parse_i64(f[11], &want) != 0)
 			want = -1;
@@ -584,9 +375,9 @@ suite_index(void)
 			  what, (unsigned long long) n, f[11]);
 		if (kl.n > 0)
 		{
-			CHECK(key_eq_hex(kl.e[0].key, kl.e[0].key_len, f[12]),
+			CHECK(unit_hex_eq(kl.e[0].key, kl.e[0].key_len, f[12]),
 				  "%s: first key", what);
-			CHECK(key_eq_hex(kl.e[kl.n - 1].key, kl.e[kl.n - 1].key_len, f[13]),
+			CHECK(unit_hex_eq(kl.e[kl.n - 1].key, kl.e[kl.n - 1].key_len, f[13]),
 				  "%s: last key", what);
 			CHECK(kl.e[0].position == 0 && kl.e[0].index_offset == 0,
 				  "%s: first entry at %lld", what, (long long) kl.e[0].position);
@@ -609,30 +400,10 @@ suite_index(void)
 		check_chunked(version, data, len, &kl, 0, what);
 
 		/* one SSTable of each version: every truncation */
-		if (strstr(trunc_versions, version) != NULL &&
-			strstr(truncated_done, version) == NULL && len < 200000)
+		if (unit_truncation_sample(version, len, truncated_done))
 		{
 			check_index_truncations(what, version, data, len, &kl);
-			strcat(truncated_done, version);
-			strcat(truncated_done, " ");
 			ntrunc++;
-			did_trunc = 1;
-		}
-
-		snprintf(rel, sizeof(rel), "sstables/%s/%s-Summary.db", f[0], f[1]);
-		{
-			uint8_t    *sdata;
-			size_t		slen;
-
-			sdata = unit_read_file(unit_path(rel), &slen);
-			if (sdata != NULL)
-			{
-				check_summary(what, version, sdata, slen, &kl, f[12], f[13],
-							  &nsummary, &nfull);
-				if (did_trunc)
-					check_summary_truncations(what, version, sdata, slen);
-				free(sdata);
-			}
 		}
 		free(kl.e);
 		free(data);
@@ -641,13 +412,10 @@ suite_index(void)
 
 	CHECK(nindex == EXPECT_INDEX_ROWS, "Index.db checked for %ld SSTables, expected %d",
 		  nindex, EXPECT_INDEX_ROWS);
-	CHECK(nsummary == EXPECT_SUMMARY_ROWS, "Summary.db checked for %ld SSTables, expected %d",
-		  nsummary, EXPECT_SUMMARY_ROWS);
 	CHECK(nreal == EXPECT_REAL_FILTER_ROWS, "keys.hex compared for %ld SSTables, expected %d",
 		  nreal, EXPECT_REAL_FILTER_ROWS);
 	CHECK(nbti == 6 && nold == 5, "%ld BTI, %ld pre-1.2 rows", nbti, nold);
 	CHECK(ntrunc == 12, "truncations of %ld versions' Index.db", ntrunc);
-	printf("  index: %ld Index.db, %ld Summary.db (%ld at full sampling), "
-		   "%ld keys.hex (%ld in order), %ld truncated\n",
-		   nindex, nsummary, nfull, nreal, nreal_order, ntrunc);
+	printf("  index: %ld Index.db, %ld keys.hex (%ld in order), %ld truncated\n",
+		   nindex, nreal, nreal_order, ntrunc);
 }

@@ -1,5 +1,6 @@
 /*
- * test_keys.c - partition key serialization (spec §8).
+ * test_keys.c - partition key serialization (the CQL types' serializers,
+ * CompositeType).
  *
  * Every row of vectors/serialization.tsv is parsed here from its textual
  * CQL value, serialized with the core's functions and compared byte for
@@ -13,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_keys.h"
+#include "bc_murmur3.h"
+#include "bc_status.h"
 #include "unit.h"
 
 #define VAL_CAP 4096			/* largest value serialized from the file */

@@ -11,7 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_endian.h"
+#include "bc_filter.h"
+#include "bc_index.h"
+#include "bc_partitions.h"
+#include "bc_sizing.h"
+#include "bc_statistics.h"
+#include "bc_status.h"
 #include "unit.h"
 
 /* MANIFEST rows of format bti: 4 da (Cassandra 5.0), 2 DataStax bb */
@@ -383,16 +390,6 @@ check_crafted(void)
 		  "status messages");
 }
 
-static int
-key_eq_hex(const uint8_t *key, size_t len, const char *hex)
-{
-	char	   *h = unit_hex_encode(key, len);
-	int			r = strcmp(h, hex) == 0;
-
-	free(h);
-	return r;
-}
-
 /* Index.db keys, copied */
 typedef struct keylist_lite
 {
@@ -470,8 +467,8 @@ suite_partitions(void)
 		CHECK(st == BC_OK && (int64_t) pf.key_count == want,
 			  "%s: %llu keys, manifest %s", what,
 			  (unsigned long long) pf.key_count, f[10]);
-		CHECK(st == BC_OK && key_eq_hex(a, al, f[12]), "%s: first key", what);
-		CHECK(st == BC_OK && key_eq_hex(z, zl, f[13]), "%s: last key", what);
+		CHECK(st == BC_OK && unit_hex_eq(a, al, f[12]), "%s: first key", what);
+		CHECK(st == BC_OK && unit_hex_eq(z, zl, f[13]), "%s: last key", what);
 		check_damage(data, len, what, &nbad);
 		free(data);
 	}
@@ -541,14 +538,14 @@ check_scylladb_files(char **f, const char *what, int *present)
 	CHECK(bc_index_parse("me", 2, idx, ilen, collect_lite, &kl, &n) == BC_OK,
 		  "%s: %s", what, f[9]);
 	CHECK(unit_parse_i64(f[3], &want) == 0 && (int64_t) kl.n == want, "%s: %zu keys", what, kl.n);
-	CHECK(kl.n > 0 && key_eq_hex(kl.k[0], kl.l[0], f[7]) &&
-		  key_eq_hex(kl.k[kl.n - 1], kl.l[kl.n - 1], f[8]), "%s: Index.db first/last", what);
+	CHECK(kl.n > 0 && unit_hex_eq(kl.k[0], kl.l[0], f[7]) &&
+		  unit_hex_eq(kl.k[kl.n - 1], kl.l[kl.n - 1], f[8]), "%s: Index.db first/last", what);
 
 	/* Partitions.db footer, Statistics.db under the me layout */
 	CHECK(check_file(parts, plen, what) == BC_OK &&
 		  bc_partitions_parse(parts, plen, &pf, &a, &al, &z, &zl) == BC_OK &&
-		  (int64_t) pf.key_count == want && key_eq_hex(a, al, f[7]) &&
-		  key_eq_hex(z, zl, f[8]), "%s: Partitions.db footer", what);
+		  (int64_t) pf.key_count == want && unit_hex_eq(a, al, f[7]) &&
+		  unit_hex_eq(z, zl, f[8]), "%s: Partitions.db footer", what);
 	CHECK(bc_statistics_parse(stats, slen, v, 2, &s) == BC_OK && s.partitions == want &&
 		  s.has_fp_chance && s.fp_chance == strtod(f[4], NULL), "%s: Statistics.db", what);
 

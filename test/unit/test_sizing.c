@@ -1,11 +1,14 @@
 /*
  * test_sizing.c - Cassandra's filter sizing against every row of
- * sizing.tsv, the spec's interval table (§6.3) and the value limit.
+ * sizing.tsv, the fp_chance intervals of BloomCalculations.computeBloomSpec
+ * and the value limit.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_codec.h"
+#include "bc_sizing.h"
+#include "bc_status.h"
 #include "unit.h"
 
 static const char *
@@ -81,7 +84,8 @@ suite_sizing(void)
 	unit_tsv_close(&t);
 	CHECK(rows == 68, "sizing.tsv: %d rows, expected 68", rows);
 
-	/* §6.3 interval table: lower bound of each interval and just below it */
+	/* BloomCalculations.computeBloomSpec's intervals: lower bound of each
+	 * interval and just below it */
 	{
 		static const struct
 		{

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_sstable_dir.h"
 #include "unit.h"
 
 static int

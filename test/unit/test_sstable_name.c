@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_sstable_name.h"
+#include "bc_status.h"
 #include "unit.h"
 
 static int

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_endian.h"
+#include "bc_statistics.h"
+#include "bc_status.h"
 #include "unit.h"
 
 /* rows of MANIFEST.tsv with a Statistics.db: 148 readable, 4 before 1.2 */

@@ -7,7 +7,8 @@
  */
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_status.h"
+#include "bc_txn_log.h"
 #include "unit.h"
 
 static void

@@ -46,6 +46,9 @@ uint8_t    *unit_hex_decode(const char *hex, size_t hexlen, size_t *len);
 /* Lowercase hex of bytes into a malloc'd NUL-terminated string. */
 char	   *unit_hex_encode(const uint8_t *data, size_t len);
 
+/* 1 when the lowercase hex of data[0 .. len) is hex. */
+int			unit_hex_eq(const uint8_t *data, size_t len, const char *hex);
+
 /*
  * Tab-separated files: unit_tsv_open() opens a file under the data
  * directory; unit_tsv_next() reads the next non-comment line and splits it
@@ -68,21 +71,24 @@ void		unit_tsv_close(unit_tsv *t);
 /* Parse a signed 64-bit decimal; returns 0 on success. */
 int			unit_parse_i64(const char *s, int64_t *out);
 
-/* Test suites, each in its own file. */
-void		suite_murmur3(void);
-void		suite_indexes(void);
-void		suite_sizing(void);
-void		suite_codec(void);
+/* Test suites: test_<core file>.c tests src/core/bc_<core file>.c. */
+void		suite_murmur3(void);	/* test_murmur3.c */
+void		suite_indexes(void);	/* test_filter.c */
+void		suite_ops(void);
+void		suite_sizing(void);	/* test_sizing.c */
+void		suite_codec(void);	/* test_codec.c */
 void		suite_filters(void);
 void		suite_real_filters(void);
-void		suite_keys(void);
-void		suite_ops(void);
-void		suite_index(void);
-void		suite_sstable_name(void);
-void		suite_statistics(void);
-void		suite_txn_log(void);
-void		suite_sstable_dir(void);
-void		suite_partitions(void);
+void		suite_status(void);	/* test_status.c */
+void		suite_keys(void);	/* test_keys.c */
+void		suite_index(void);	/* test_index.c */
+void		suite_summary(void);	/* test_summary.c */
+void		suite_sstable_name(void);	/* test_sstable_name.c */
+void		suite_statistics(void);	/* test_statistics.c */
+void		suite_txn_log(void);	/* test_txn_log.c */
+void		suite_sstable_dir(void);	/* test_sstable_dir.c */
+void		suite_health(void);	/* test_health.c */
+void		suite_partitions(void);	/* test_partitions.c */
 void		suite_scylladb(void);
 
 #endif

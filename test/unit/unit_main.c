@@ -136,6 +136,16 @@ unit_hex_encode(const uint8_t *data, size_t len)
 }
 
 int
+unit_hex_eq(const uint8_t *data, size_t len, const char *hex)
+{
+	char	   *h = unit_hex_encode(data, len);
+	int			r = strcmp(h, hex) == 0;
+
+	free(h);
+	return r;
+}
+
+int
 unit_tsv_open(unit_tsv *t, const char *rel)
 {
 	memset(t, 0, sizeof(*t));
@@ -223,8 +233,6 @@ unit_parse_i64(const char *s, int64_t *out)
 	return 0;
 }
 
-void		suite_health(void);	/* test_health.c */
-
 struct suite
 {
 	const char *name;
@@ -239,11 +247,13 @@ main(int argc, char **argv)
 		{"indexes", suite_indexes},
 		{"sizing", suite_sizing},
 		{"codec", suite_codec},
+		{"status", suite_status},
 		{"ops", suite_ops},
 		{"filters", suite_filters},
 		{"real_filters", suite_real_filters},
 		{"keys", suite_keys},
 		{"index", suite_index},
+		{"summary", suite_summary},
 		{"sstable_name", suite_sstable_name},
 		{"statistics", suite_statistics},
 		{"txn_log", suite_txn_log},

@@ -1,11 +1,11 @@
 /*
- * test_hash.c - murmur3, token and bit index derivation against the golden
- * vectors (murmur3.tsv, indexes.tsv) and the spec's worked examples.
+ * test_murmur3.c - murmur3 and the token (bc_murmur3.c) against the golden
+ * vectors (murmur3.tsv), a byte-at-a-time reference and worked examples.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloomcass_core.h"
+#include "bc_murmur3.h"
 #include "unit.h"
 
 /*
@@ -191,7 +191,8 @@ suite_murmur3(void)
 	CHECK(rows == 401, "murmur3.tsv: %d rows, expected 401", rows);
 	murmur3_against_reference();
 
-	/* the spec's examples (§3.2, §3.4) */
+	/* the empty key, MurmurHash.hash3_x64_128's sign-extended tail, and
+	 * Murmur3Partitioner.getToken's INT64_MIN -> INT64_MAX */
 	{
 		int64_t		h1,
 					h2;
@@ -205,110 +206,5 @@ suite_murmur3(void)
 		bc_murmur3("caf\xc3\xa9", 5, &h1, &h2);
 		CHECK(h1 == INT64_C(-5777272221172978824), "UTF-8 cafe");
 		CHECK(bc_token_from_h1(1, INT64_MIN) == INT64_MAX, "INT64_MIN token becomes INT64_MAX");
-	}
-}
-
-static int
-parse_list(char *s, int64_t *out, int max)
-{
-	int			n = 0;
-	char	   *tok = s;
-
-	while (tok && *tok)
-	{
-		char	   *comma = strchr(tok, ',');
-
-		if (comma)
-			*comma = '\0';
-		if (n == max || unit_parse_i64(tok, &out[n]))
-			return -1;
-		n++;
-		tok = comma ? comma + 1 : NULL;
-	}
-	return n;
-}
-
-void
-suite_indexes(void)
-{
-	unit_tsv	t;
-	char	   *f[8];
-	int			nf,
-				rows = 0;
-
-	if (unit_tsv_open(&t, "vectors/indexes.tsv") != 0)
-		return;
-	while ((nf = unit_tsv_next(&t, f, 8)) >= 0)
-	{
-		size_t		len;
-		uint8_t    *key;
-		int64_t		k,
-					cap,
-					eh1,
-					eh2,
-					h1,
-					h2,
-					enew[64],
-					eold[64],
-					got[64];
-		int			nnew,
-					nold;
-
-		if (nf != 7)
-		{
-			CHECK(0, "indexes.tsv:%ld: %d fields", t.lineno, nf);
-			continue;
-		}
-		key = unit_hex_decode(f[0], strlen(f[0]), &len);
-		if (key == NULL || unit_parse_i64(f[1], &k) || unit_parse_i64(f[2], &cap) ||
-			unit_parse_i64(f[5], &eh1) || unit_parse_i64(f[6], &eh2) ||
-			k < 1 || k > 64 || cap < 1)
-		{
-			CHECK(0, "indexes.tsv:%ld: unparsable row", t.lineno);
-			free(key);
-			continue;
-		}
-		nnew = parse_list(f[3], enew, 64);
-		nold = parse_list(f[4], eold, 64);
-		CHECK(nnew == k && nold == k, "indexes.tsv:%ld: index list length", t.lineno);
-		rows++;
-		bc_murmur3(key, len, &h1, &h2);
-		CHECK(h1 == eh1 && h2 == eh2, "indexes.tsv:%ld: hash", t.lineno);
-		bc_indexes(h1, h2, (int) k, cap, BC_ORDER_NEW, got);
-		CHECK(nnew == k && memcmp(got, enew, sizeof(int64_t) * (size_t) k) == 0,
-			  "indexes.tsv:%ld: new-order indexes (k=%lld cap=%lld)", t.lineno,
-			  (long long) k, (long long) cap);
-		bc_indexes(h1, h2, (int) k, cap, BC_ORDER_OLD, got);
-		CHECK(nold == k && memcmp(got, eold, sizeof(int64_t) * (size_t) k) == 0,
-			  "indexes.tsv:%ld: old-order indexes", t.lineno);
-		free(key);
-	}
-	unit_tsv_close(&t);
-	CHECK(rows == 345, "indexes.tsv: %d rows, expected 345", rows);
-
-	/* §4: base = -1, capacity 64 gives 1, not floorMod's 63 */
-	{
-		int64_t		out[1];
-
-		bc_indexes(0, -1, 1, 64, BC_ORDER_NEW, out);
-		CHECK(out[0] == 1, "truncating remainder then abs");
-		bc_indexes(0, INT64_MIN, 1, 64, BC_ORDER_NEW, out);
-		CHECK(out[0] == 0, "INT64_MIN base");
-		bc_indexes(0, INT64_MIN, 1, 63, BC_ORDER_NEW, out);
-		CHECK(out[0] == 8, "INT64_MIN %% 63 = -8 -> 8");
-	}
-
-	/* §5.2 worked example: key '3' sets bits 2, 26, 50, 74, 98 (k=5, W=2) */
-	{
-		int64_t		out[5],
-					h1,
-					h2;
-
-		bc_murmur3("3", 1, &h1, &h2);
-		CHECK(h1 == INT64_C(-155496620801056360) && h2 == INT64_C(3194112165467113986),
-			  "hash of '3'");
-		bc_indexes(h1, h2, 5, 128, BC_ORDER_NEW, out);
-		CHECK(out[0] == 2 && out[1] == 26 && out[2] == 50 && out[3] == 74 && out[4] == 98,
-			  "indexes of '3'");
 	}
 }

@@ -1,0 +1,48 @@
+/*
+ * bc_sstable_name.h - the file names of an SSTable's components
+ * (bc_sstable_name.c; Cassandra's Descriptor): the two namings,
+ *   <keyspace>-<table>-[tmp-|tmplink-]<version>-<generation>-<Component>
+ *   [tmp-|tmplink-]<version>-<generation>-<big|bti>-<Component>
+ * the second with a decimal or a 4.1+ time-UUID (base 36) generation.  The
+ * fields point into the name given; keyspace and table are set only by the
+ * first naming.  name[0 .. descriptor_len) is the SSTable's common prefix.
+ */
+#ifndef BC_SSTABLE_NAME_H
+#define BC_SSTABLE_NAME_H
+
+#include <stddef.h>
+
+#include "bc_status.h"
+
+typedef enum bc_sstable_format
+{
+	BC_SSTABLE_BIG = 0,
+	BC_SSTABLE_BTI = 1
+} bc_sstable_format;
+
+typedef struct bc_sstable_name
+{
+	const char *keyspace;
+	size_t		keyspace_len;
+	const char *table;
+	size_t		table_len;
+	const char *version;
+	size_t		version_len;
+	const char *generation;
+	size_t		generation_len;
+	const char *component;
+	size_t		component_len;
+	size_t		descriptor_len;
+	bc_sstable_format format;
+	int			legacy;			/* keyspace-table-... (before 2.2) */
+	int			temporary;		/* tmp- or tmplink-: still being written */
+	int			uuid_generation;	/* a time-UUID identifier */
+} bc_sstable_name;
+
+bc_status	bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out);
+
+/* the table name of a table folder (<table>, <table>-<32 hex>, <table>-<uuid>);
+ * for the core (bc_folder_parse) and its tests */
+bc_status	bc_sstable_table_dir(const char *name, size_t len, size_t *table_len);
+
+#endif							/* BC_SSTABLE_NAME_H */

@@ -1,0 +1,96 @@
+/*
+ * bc_status.h - what every function of the core that can fail returns, and
+ * its sentence (bc_status.c).
+ *
+ * The core (src/core) is plain C99 with no PostgreSQL header and no
+ * allocation: callers own all memory.  Nothing in it reads or writes out of
+ * bounds for any input, whatever its length or contents.  Each component
+ * has its own header, named after the file that implements it; comments
+ * name the Cassandra class or method whose behaviour a part reproduces.
+ */
+#ifndef BC_STATUS_H
+#define BC_STATUS_H
+
+typedef enum bc_status
+{
+	BC_OK = 0,
+
+	/* sizing (FilterFactory.getFilter, BloomCalculations) */
+	BC_ERR_FP_INVALID,			/* fp_chance NaN, <= 0 or > 1 */
+	BC_ERR_FP_ALWAYS_PRESENT,	/* fp_chance == 1: Cassandra writes no filter */
+	BC_ERR_FP_UNREACHABLE,		/* below what the probability table can give */
+	BC_ERR_N_NEGATIVE,			/* negative key count */
+	BC_ERR_TOO_LARGE,			/* word_count > 2^31-1: Cassandra refuses it */
+	BC_ERR_EXCEEDS_VALUE_LIMIT, /* fits Cassandra but not a 1 GB value */
+
+	/* Filter.db codec (BloomFilterSerializer) */
+	BC_ERR_EMPTY,				/* zero-length input */
+	BC_ERR_SHORT_HEADER,		/* fewer than 8 bytes */
+	BC_ERR_HASH_COUNT,			/* k outside [BC_MIN_HASH_COUNT, BC_MAX_HASH_COUNT] */
+	BC_ERR_WORD_COUNT,			/* word_count <= 0 */
+	BC_ERR_TRUNCATED,			/* fewer payload bytes than 8 * word_count */
+	BC_ERR_TRAILING,			/* more bytes than 8 + 8 * word_count */
+
+	/* versions and file names (BigFormat, BtiFormat, Descriptor) */
+	BC_ERR_VERSION_UNKNOWN,		/* not an SSTable version string */
+	BC_ERR_VERSION_UNSUPPORTED, /* a real version whose filter is not murmur3 */
+	BC_ERR_FILE_NAME,			/* not a recognisable *-Filter.db name */
+	BC_ERR_FORMAT_MISMATCH,		/* e.g. da-1-big: version not of that format */
+
+	/* filter operations */
+	BC_ERR_SHAPE_MISMATCH,		/* union/intersection of different filters */
+	BC_ERR_ORDER_MISMATCH,		/* export to a version of another hash order */
+
+	/* key serialization (the type serializers, CompositeType) */
+	BC_ERR_KEY_TOO_LONG,		/* a composite component > 65535 bytes */
+	BC_ERR_NUMBER_SYNTAX,		/* decimal/varint text is not a number */
+	BC_ERR_NUMBER_RANGE,		/* scale out of int32, or too many digits */
+	BC_ERR_BUFFER,				/* output buffer too small */
+
+	/* SSTable component file names */
+	BC_ERR_SSTABLE_NAME,		/* not an SSTable component's file name */
+
+	/* Statistics.db (bc_statistics.c) */
+	BC_ERR_STATS_TRUNCATED,		/* a field runs past its component or file */
+	BC_ERR_STATS_TRAILING,		/* bytes after a component's last field */
+	BC_ERR_STATS_TOC,			/* bad component count, type or offset */
+	BC_ERR_STATS_CHECKSUM,		/* CRC32 mismatch (na and later, BTI) */
+	BC_ERR_STATS_MISSING,		/* validation, stats or header absent */
+	BC_ERR_STATS_HISTOGRAM,		/* bad partition size histogram */
+	BC_ERR_STATS_STRING,		/* empty or non-ASCII class or type name */
+	BC_ERR_STATS_FP_CHANCE,		/* fp_chance NaN or outside (0, 1] */
+	BC_ERR_STATS_FIELD,			/* impossible count, length or flag */
+
+	/* Index.db and Summary.db */
+	BC_ERR_INDEX_BTI,			/* a BTI SSTable has no Index.db/Summary.db */
+	BC_ERR_INDEX_TRUNCATED,		/* Index.db ends inside an entry */
+	BC_ERR_INDEX_LENGTH,		/* impossible position or promoted size */
+	BC_ERR_INDEX_ORDER,			/* Data.db positions not increasing */
+	BC_ERR_CURSOR_STATE,		/* cursor used out of turn or after an error */
+	BC_ERR_SUMMARY_TRUNCATED,	/* Summary.db shorter than it says */
+	BC_ERR_SUMMARY_FORMAT,		/* impossible Summary.db header or offsets */
+	BC_ERR_SUMMARY_TRAILING,	/* bytes after the last key (ma and later) */
+
+	/* transaction logs (bc_txn_log.c) */
+	BC_ERR_TXN_RECORD,			/* not a transaction log record */
+
+	/* Partitions.db of BTI SSTables (bc_partitions.c) */
+	BC_ERR_PARTITIONS_TRUNCATED,	/* shorter than its footer, or a key
+									 * runs past the footer */
+	BC_ERR_PARTITIONS_FORMAT,	/* impossible footer offset, root or count,
+								 * or keys that contradict the count */
+	BC_ERR_PARTITIONS_TRAILING, /* bytes between the last key and footer */
+	BC_ERR_PARTITIONS_KEYS_SPAN,	/* more bytes between the trie and the
+									 * footer than two keys can take */
+
+	/* reading through a caller's bc_reader (bc_key_range.c) */
+	BC_ERR_READ,				/* the caller's read failed (it knows why) */
+	BC_ERR_STOPPED,				/* the caller's callback stopped the walk */
+
+	BC_STATUS_COUNT
+} bc_status;
+
+/* A sentence for every status, a different one for each. */
+const char *bc_status_message(bc_status st);
+
+#endif							/* BC_STATUS_H */
