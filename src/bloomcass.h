@@ -61,6 +61,9 @@ bloom_filterdb_len(const Bloom *b)
 	return VARSIZE(b) - BLOOM_HDRSZ;
 }
 
+/* bloomcass.c: the settings (GUC variables) */
+extern BLOOM_INTERNAL int bloom_probe_cache_kb;	/* bloomcass.probe_cache_size */
+
 /* bloom_util.c: errors and large allocations, used everywhere */
 BLOOM_NORETURN extern BLOOM_INTERNAL void bloom_error(bc_status st);
 extern BLOOM_INTERNAL void *bloom_palloc_large(MemoryContext ctx, Size size);
