@@ -110,7 +110,7 @@ extern BLOOM_INTERNAL int bloom_sqlstate(bc_status st);
 extern BLOOM_INTERNAL bytea *bloom_bytea(const uint8 *data, size_t len);
 
 /*
- * bloom_sstable_parse.c: a core status of reading an SSTable component
+ * bloom_util.c: a core status of reading an SSTable component
  * ("Index.db") as an ERROR naming it; file is the server file read (for
  * BC_ERR_INDEX_BTI the SSTable), NULL for bytes given as an argument; keys,
  * when not 0, the partition keys read before the error.
