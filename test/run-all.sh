@@ -15,6 +15,10 @@
 # Stages on this machine, in order:
 #   packages                   what is missing is installed
 #   make clean, make           the extension (warnings are errors)
+#   make check-sources         the Makefile names every source file and
+#                              test, and only files that exist
+#   make check-version         META.json and README.md give
+#                              bloomcass.control's version
 #   make core-c99              the core alone, strict C99, no PostgreSQL
 #   make check-symbols         no exported symbol clashes with the server
 #   make unittest              core unit tests
@@ -195,6 +199,15 @@ if simple_stage build make -j"$JOBS" PG_CONFIG="$PG_CONFIG"; then
 		TOTAL_FAILED=$((TOTAL_FAILED + 1))
 	fi
 fi
+
+# tree_stage NAME TARGET: `make TARGET`, a check of the tree that needs no
+# build; its closing line ("TARGET: ...") is the stage's detail.
+tree_stage() {
+	simple_stage "$1" make PG_CONFIG="$PG_CONFIG" "$2" || true
+	STAGE_DETAILS[-1]=$(grep -E "^$2: " "$LOGDIR/$1.log" | tail -n 1 | sed -E "s/^$2: //" || true)
+}
+tree_stage sources check-sources
+tree_stage version check-version
 
 simple_stage core-c99 make PG_CONFIG="$PG_CONFIG" core-c99 || true
 if [[ $BUILD_OK == yes ]]; then
