@@ -7,17 +7,85 @@
 #   make unittest-sanitize       the same under AddressSanitizer + UBSan
 #   make core-c99                compile the core alone, -std=c99, no PostgreSQL
 #   make bloomcass-load          the client (libpq); `make` and `make install` include it
+#   make check-sources           every source file and test is named in the lists below
+#   make check-version           META.json and README.md agree with bloomcass.control
 
 EXTENSION = bloomcass
 MODULE_big = bloomcass
 
-CORE_SRCS = $(sort $(wildcard src/core/*.c))
-GLUE_SRCS = $(sort $(wildcard src/*.c))
+# The version, in one place: bloomcass.control's default_version (1.2).
+# META.json gives it in three parts (DIST_VERSION, 1.2.0), as PGXN wants,
+# and so does bloomcass-load --version; `make check-version` checks
+# META.json and README.md.
+EXTVERSION := $(shell sed -nE "s/^default_version *= *'([^']+)'.*/\1/p" bloomcass.control)
+DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVERSION).0)
+
+# Every file is named, one a line, sorted: a stray .c is not linked and a
+# stray sql/*.sql is not a test.  `make check-sources` fails when a file in
+# these folders is not named here or a named one is missing.
+CORE_SRCS = \
+	src/core/bc_codec.c \
+	src/core/bc_filter.c \
+	src/core/bc_health.c \
+	src/core/bc_index.c \
+	src/core/bc_key_range.c \
+	src/core/bc_keys.c \
+	src/core/bc_murmur3.c \
+	src/core/bc_partitions.c \
+	src/core/bc_sizing.c \
+	src/core/bc_sstable_dir.c \
+	src/core/bc_sstable_name.c \
+	src/core/bc_statistics.c \
+	src/core/bc_status.c \
+	src/core/bc_summary.c \
+	src/core/bc_txn_log.c \
+	src/core/bc_walk.c \
+	src/core/bc_walk_posix.c
+
+GLUE_SRCS = \
+	src/bloom_agg_exact.c \
+	src/bloom_agg_exact_sql.c \
+	src/bloom_agg_handover.c \
+	src/bloom_agg_sized.c \
+	src/bloom_agg_testing.c \
+	src/bloom_files.c \
+	src/bloom_health.c \
+	src/bloom_io.c \
+	src/bloom_keys.c \
+	src/bloom_ops.c \
+	src/bloom_probe.c \
+	src/bloom_sstable_dir.c \
+	src/bloom_sstable_keys.c \
+	src/bloom_sstable_parse.c \
+	src/bloom_sstable_read.c \
+	src/bloom_util.c \
+	src/bloomcass.c
+
 OBJS = $(CORE_SRCS:.c=.o) $(GLUE_SRCS:.c=.o)
 
-DATA = $(sort $(wildcard src/sql/bloomcass--*.sql))
+# the install script of 1.0 and the upgrades from it
+DATA = \
+	src/sql/bloomcass--1.0--1.1.sql \
+	src/sql/bloomcass--1.0.sql \
+	src/sql/bloomcass--1.1--1.2.sql
 
-REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+# sql/<test>.sql against expected/<test>.out, in this order
+REGRESS = \
+	01_setup \
+	02_type \
+	03_functions \
+	04_aggregates \
+	05_vectors \
+	06_real_filters \
+	07_limits \
+	08_malformed \
+	09_security \
+	10_upgrade \
+	11_sstables \
+	12_sstable_components \
+	13_health \
+	14_node_recipes \
+	15_probe
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and
@@ -61,10 +129,19 @@ endif
 # bloomcass-load: the client that uploads a node's SSTables (libpq).  It
 # compiles the core itself, with its own flags, into build/client/.
 # ---------------------------------------------------------------------------
-CLIENT_SRCS = $(sort $(wildcard src/client/*.c))
+CLIENT_SRCS = \
+	src/client/components.c \
+	src/client/connect.c \
+	src/client/copy.c \
+	src/client/main.c \
+	src/client/options.c \
+	src/client/progress.c \
+	src/client/upload.c \
+	src/client/walk.c
+
 CLIENT_CC ?= $(CC)
 CLIENT_CFLAGS = -std=c99 -O2 -g -Wall -Wextra -Werror -Isrc/core -Isrc/client \
-	-I$(shell $(PG_CONFIG) --includedir) -MMD -MP
+	-I$(shell $(PG_CONFIG) --includedir) -DLOAD_VERSION='"$(DIST_VERSION)"' -MMD -MP
 CLIENT_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq -lm
 CLIENT_OBJS = $(patsubst src/client/%.c,build/client/%.o,$(CLIENT_SRCS)) \
 	$(patsubst src/core/%.c,build/client/core_%.o,$(CORE_SRCS))
@@ -78,6 +155,9 @@ build/client/core_%.o: src/core/%.c
 	$(CLIENT_CC) $(CLIENT_CFLAGS) -c $< -o $@
 
 -include $(CLIENT_OBJS:.o=.d)
+
+# --version prints the version of bloomcass.control
+build/client/options.o: bloomcass.control
 
 bloomcass-load: $(CLIENT_OBJS)
 	$(CLIENT_CC) -o $@ $(CLIENT_OBJS) $(CLIENT_LIBS)
@@ -115,7 +195,7 @@ build/unit_tests_san: $(UNIT_DEPS)
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lm
 
-.PHONY: unittest unittest-sanitize core-c99 check-symbols
+.PHONY: unittest unittest-sanitize core-c99 check-symbols check-sources check-version
 
 # No symbol exported by the library may also be exported by the server:
 # the JIT inliner and the dynamic linker would take one for the other.
@@ -141,15 +221,67 @@ core-c99:
 	@echo "core compiles alone with -std=c99"
 
 # ---------------------------------------------------------------------------
+# The lists above against the tree: every src/*.c, src/core/*.c,
+# src/client/*.c, src/sql/*.sql and sql/*.sql is named, every named file
+# exists, each test has its expected output and each expected output its
+# test, and the lists of C files are sorted.
+# ---------------------------------------------------------------------------
+LISTED_FILES = $(CORE_SRCS) $(GLUE_SRCS) $(CLIENT_SRCS) $(DATA) $(patsubst %,sql/%.sql,$(REGRESS))
+TREE_FILES = $(wildcard src/*.c src/core/*.c src/client/*.c src/sql/*.sql sql/*.sql)
+
+check-sources:
+	@rc=0; \
+	for f in $(sort $(filter-out $(LISTED_FILES),$(TREE_FILES))); do \
+		echo "$$f: not named in the Makefile (add it to its list, or remove the file)"; rc=1; \
+	done; \
+	for f in $(LISTED_FILES); do \
+		[ -f "$$f" ] || { echo "$$f: named in the Makefile, but there is no such file"; rc=1; }; \
+	done; \
+	for t in $(REGRESS); do \
+		[ -f "expected/$$t.out" ] || { echo "expected/$$t.out: missing (test $$t)"; rc=1; }; \
+	done; \
+	for f in $(wildcard expected/*.out); do \
+		t=$$(basename "$$f" .out); t=$${t%_[0-9]}; \
+		case " $(strip $(REGRESS)) " in *" $$t "*) ;; \
+		*) echo "$$f: no test $$t in REGRESS"; rc=1 ;; esac; \
+	done; \
+	for list in CORE_SRCS:"$(CORE_SRCS)" GLUE_SRCS:"$(GLUE_SRCS)" CLIENT_SRCS:"$(CLIENT_SRCS)"; do \
+		printf '%s\n' $${list#*:} | LC_ALL=C sort -C || { echo "$${list%%:*}: not sorted"; rc=1; }; \
+	done; \
+	if [ $$rc -ne 0 ]; then echo "check-sources: the Makefile's lists and the tree differ"; exit 1; fi; \
+	echo "check-sources: the $(words $(LISTED_FILES)) files named in the Makefile are the tree's"
+
+# META.json (the distribution's and the extension's version) and README.md
+# ("The current version is ...") against bloomcass.control.
+define CHECK_VERSION_PL
+my ($$want, $$ext) = @ARGV;
+open(my $$fh, "<", "META.json") or die "META.json: $$!\n";
+my $$m = decode_json(do { local $$/; <$$fh> });
+my $$p = $$m->{provides}{bloomcass} // {};
+my @bad;
+push @bad, "version is \"" . ($$m->{version} // "") . "\"" if ($$m->{version} // "") ne $$want;
+push @bad, "provides bloomcass version \"" . ($$p->{version} // "") . "\"" if ($$p->{version} // "") ne $$want;
+push @bad, "provides file " . ($$p->{file} // "(none)") . ", which does not exist" unless -f ($$p->{file} // "");
+print "META.json: $$_ (bloomcass.control says $$ext, so $$want)\n" for @bad;
+exit(@bad ? 1 : 0);
+endef
+export CHECK_VERSION_PL
+
+check-version:
+	@test -n "$(EXTVERSION)" || { echo "bloomcass.control: no default_version"; exit 1; }
+	@perl -MJSON::PP -e "$$CHECK_VERSION_PL" '$(DIST_VERSION)' '$(EXTVERSION)'
+	@grep -qF 'The current version is $(EXTVERSION).' README.md || \
+		{ echo "README.md: no \"The current version is $(EXTVERSION).\" (bloomcass.control says $(EXTVERSION))"; exit 1; }
+	@echo "check-version: $(EXTVERSION) (META.json $(DIST_VERSION)) in bloomcass.control, META.json and README.md"
+
+# ---------------------------------------------------------------------------
 # PGXN distribution: build/dist/bloomcass-<version>.zip, the committed tree
 # (HEAD) under a bloomcass-<version>/ prefix, as `pgxn install` takes it.
 # ---------------------------------------------------------------------------
-DIST_VERSION = $(shell sed -nE 's/^   "version": *"([^"]+)".*/\1/p' META.json | head -n 1)
 DIST_ZIP = build/dist/$(EXTENSION)-$(DIST_VERSION).zip
 
 .PHONY: dist
-dist:
-	@test -n "$(DIST_VERSION)" || { echo "META.json: no version"; exit 1; }
+dist: check-version
 	@mkdir -p build/dist
 	git archive --format=zip --prefix=$(EXTENSION)-$(DIST_VERSION)/ -o $(DIST_ZIP) HEAD
 	@echo "$(DIST_ZIP)"

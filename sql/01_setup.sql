@@ -4,8 +4,9 @@
 -- from the copy the test command places where the server can read it.
 --
 -- install the first released version and walk the upgrade chain, so that
--- every test runs on an upgraded catalog (10_upgrade compares it with a
--- fresh install)
+-- every test runs on an upgraded catalog (10_upgrade checks that it is a
+-- fresh install's: every function, aggregate, type, operator, operator
+-- class and cast of the extension, with its comment)
 CREATE EXTENSION bloomcass VERSION '1.0';
 ALTER EXTENSION bloomcass UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';

@@ -1,9 +1,108 @@
 --
 -- Upgrade path: values stored under the first released version (1.0) are
 -- intact after ALTER EXTENSION ... UPDATE, and the new version's features
--- work on them.
+-- work on them; a fresh install has the same catalog as an upgraded one.
 --
 SELECT current_user AS test_user, test_path('') AS data_dir \gset
+
+-- The extension's catalog, one row per object it owns, named (no OIDs):
+-- functions with their arguments (names, defaults), result, language, C
+-- symbol or body, library, volatility, strictness, parallel safety, costs
+-- and privileges; aggregates with their support functions; types,
+-- operators, operator classes and families (with their members), casts;
+-- and the comment of each.  Created in each database compared, from this
+-- definition.
+CREATE FUNCTION test_catalog(OUT kind text, OUT object text, OUT detail text)
+RETURNS SETOF record LANGUAGE sql STABLE AS $$
+SELECT 'extension', e.extname::text,
+	format('version %s, schema %s, relocatable %s, configuration tables %L',
+		e.extversion, e.extnamespace::regnamespace, e.extrelocatable, e.extconfig::regclass[])
+FROM pg_extension e WHERE e.extname = 'bloomcass'
+UNION ALL
+SELECT o.type, o.identity, concat_ws('; ',
+	CASE d.classid
+	WHEN 'pg_proc'::regclass THEN
+		(SELECT format('arguments (%s), result %s, language %s, symbol or body %L, library %s, '
+			'volatility %s, strict %s, parallel %s, cost %s, rows %s, returns set %s, '
+			'security definer %s, leakproof %s, settings %L, support %s, privileges %L',
+			pg_get_function_arguments(p.oid), pg_get_function_result(p.oid), l.lanname,
+			p.prosrc, p.probin, p.provolatile, p.proisstrict, p.proparallel, p.procost,
+			p.prorows, p.proretset, p.prosecdef, p.proleakproof, p.proconfig,
+			p.prosupport::oid::regprocedure, p.proacl)
+		 FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE p.oid = d.objid)
+	END,
+	CASE d.classid
+	WHEN 'pg_proc'::regclass THEN
+		(SELECT format('aggregate kind %s, direct arguments %s, transition %s, state %s (%s bytes, '
+			'initially %L), final %s (extra %s, modifies %s), combine %s, serialize %s, '
+			'deserialize %s, moving transition %s, inverse %s, state %s (%s bytes, initially %L), '
+			'final %s (extra %s, modifies %s), sort operator %s',
+			a.aggkind, a.aggnumdirectargs, a.aggtransfn::oid::regprocedure, a.aggtranstype::regtype,
+			a.aggtransspace, a.agginitval, a.aggfinalfn::oid::regprocedure, a.aggfinalextra,
+			a.aggfinalmodify, a.aggcombinefn::oid::regprocedure, a.aggserialfn::oid::regprocedure,
+			a.aggdeserialfn::oid::regprocedure, a.aggmtransfn::oid::regprocedure,
+			a.aggminvtransfn::oid::regprocedure, a.aggmtranstype::regtype, a.aggmtransspace,
+			a.aggminitval, a.aggmfinalfn::oid::regprocedure, a.aggmfinalextra, a.aggmfinalmodify,
+			a.aggsortop::regoperator)
+		 FROM pg_aggregate a WHERE a.aggfnoid = d.objid)
+	WHEN 'pg_type'::regclass THEN
+		(SELECT format('type %s, category %s, preferred %s, length %s, by value %s, alignment %s, '
+			'storage %s, input %s, output %s, receive %s, send %s, typmod input %s, '
+			'typmod output %s, analyze %s, subscript %s, element %s, array %s, delimiter %s, '
+			'collation %s, not null %s, default %L, privileges %L',
+			t.typtype, t.typcategory, t.typispreferred, t.typlen, t.typbyval, t.typalign,
+			t.typstorage, t.typinput::oid::regprocedure, t.typoutput::oid::regprocedure,
+			t.typreceive::oid::regprocedure, t.typsend::oid::regprocedure,
+			t.typmodin::oid::regprocedure, t.typmodout::oid::regprocedure,
+			t.typanalyze::oid::regprocedure, t.typsubscript::oid::regprocedure,
+			t.typelem::regtype, t.typarray::regtype, t.typdelim, t.typcollation::regcollation,
+			t.typnotnull, t.typdefault, t.typacl)
+		 FROM pg_type t WHERE t.oid = d.objid)
+	WHEN 'pg_operator'::regclass THEN
+		(SELECT format('kind %s, left %s, right %s, result %s, function %s, commutator %s, '
+			'negator %s, restrict %s, join %s, merges %s, hashes %s',
+			op.oprkind, op.oprleft::regtype, op.oprright::regtype, op.oprresult::regtype,
+			op.oprcode::oid::regprocedure, op.oprcom::regoperator, op.oprnegate::regoperator,
+			op.oprrest::oid::regprocedure, op.oprjoin::oid::regprocedure, op.oprcanmerge,
+			op.oprcanhash)
+		 FROM pg_operator op WHERE op.oid = d.objid)
+	WHEN 'pg_opclass'::regclass THEN
+		(SELECT format('method %s, input %s, default %s, storage %s, family %s',
+			am.amname, c.opcintype::regtype, c.opcdefault, c.opckeytype::regtype,
+			(pg_identify_object('pg_opfamily'::regclass, c.opcfamily, 0)).identity)
+		 FROM pg_opclass c JOIN pg_am am ON am.oid = c.opcmethod WHERE c.oid = d.objid)
+	WHEN 'pg_opfamily'::regclass THEN
+		(SELECT format('method %s, operators (%s), support functions (%s)', am.amname,
+			(SELECT string_agg(format('%s %s for %s (%s)', ao.amopstrategy, ao.amopopr::regoperator,
+					ao.amoppurpose, ao.amopsortfamily), ', '
+					ORDER BY ao.amopstrategy, ao.amopopr::regoperator::text)
+			 FROM pg_amop ao WHERE ao.amopfamily = f.oid),
+			(SELECT string_agg(format('%s %s (%s, %s)', ap.amprocnum, ap.amproc::oid::regprocedure,
+					ap.amproclefttype::regtype, ap.amprocrighttype::regtype), ', '
+					ORDER BY ap.amprocnum, ap.amproc::oid::regprocedure::text)
+			 FROM pg_amproc ap WHERE ap.amprocfamily = f.oid))
+		 FROM pg_opfamily f JOIN pg_am am ON am.oid = f.opfmethod WHERE f.oid = d.objid)
+	WHEN 'pg_cast'::regclass THEN
+		(SELECT format('function %s, context %s, method %s',
+			c.castfunc::regprocedure, c.castcontext, c.castmethod)
+		 FROM pg_cast c WHERE c.oid = d.objid)
+	END,
+	format('comment %L', (SELECT c.description FROM pg_description c
+	                      WHERE c.classoid = d.classid AND c.objoid = d.objid
+	                        AND c.objsubid = d.objsubid)))
+FROM pg_depend d, pg_identify_object(d.classid, d.objid, d.objsubid) o
+WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomcass')
+$$;
+SELECT pg_get_functiondef('test_catalog'::regproc) AS test_catalog_def \gset
+
+-- the catalog as one text array, for the comparisons across databases
+CREATE FUNCTION test_catalog_array() RETURNS text[]
+LANGUAGE sql STABLE AS $$
+	SELECT array_agg(format('%s %s: %s', kind, object, detail) ORDER BY kind, object) FROM test_catalog()
+$$;
+SELECT pg_get_functiondef('test_catalog_array'::regproc) AS test_catalog_array_def \gset
+
 CREATE DATABASE bloomcass_upgrade;
 \c bloomcass_upgrade :test_user
 CREATE EXTENSION bloomcass VERSION '1.0';
@@ -58,8 +157,46 @@ FROM stored s, cassandra_sstables(:'data_dir' || 'sstables/cassandra/legacy-ssta
 WHERE s.id = 4;
 RESET client_min_messages;
 
+-- this catalog, upgraded step by step from 1.0, for the comparison below
+\set ECHO none
+SELECT :'test_catalog_def', :'test_catalog_array_def' \gexec
+\set ECHO all
+SELECT test_catalog_array() AS upgraded_catalog \gset
+
 \c contrib_regression :test_user
 DROP DATABASE bloomcass_upgrade;
+
+-- A fresh install (CREATE EXTENSION at the default version) has exactly the
+-- catalog of the install upgraded step by step above, and of 01_setup's
+-- (1.0, then one ALTER EXTENSION UPDATE) that the other tests use.  Rows
+-- one side has and the other has not are printed, the two rows of an
+-- object that differs next to each other (expected: none).
+CREATE DATABASE bloomcass_fresh;
+\c bloomcass_fresh :test_user
+CREATE EXTENSION bloomcass;
+\set ECHO none
+SELECT :'test_catalog_def', :'test_catalog_array_def' \gexec
+\set ECHO all
+-- what is compared (the array type bloom[] is left out of the count: it is
+-- a member of the extension from PostgreSQL 17 on)
+SELECT kind, count(*) AS objects FROM test_catalog() WHERE object NOT LIKE '%[]'
+GROUP BY kind ORDER BY kind;
+SELECT test_catalog_array() AS fresh_catalog \gset
+SELECT 'fresh' AS only_in, o AS object
+FROM (SELECT unnest(:'fresh_catalog'::text[]) EXCEPT SELECT unnest(:'upgraded_catalog'::text[])) s(o)
+UNION ALL
+SELECT 'upgraded step by step', o
+FROM (SELECT unnest(:'upgraded_catalog'::text[]) EXCEPT SELECT unnest(:'fresh_catalog'::text[])) s(o)
+ORDER BY object, only_in;
+
+\c contrib_regression :test_user
+DROP DATABASE bloomcass_fresh;
+SELECT 'fresh' AS only_in, o AS object
+FROM (SELECT unnest(:'fresh_catalog'::text[]) EXCEPT SELECT unnest(test_catalog_array())) s(o)
+UNION ALL
+SELECT 'upgraded by 01_setup', o
+FROM (SELECT unnest(test_catalog_array()) EXCEPT SELECT unnest(:'fresh_catalog'::text[])) s(o)
+ORDER BY object, only_in;
 
 -- the same hash support on the catalog 01_setup upgraded
 SELECT count(*) AS distinct_filters FROM (SELECT DISTINCT f FROM (VALUES (bloom_create(1)), (bloom_create(1)), (bloom_create(100))) v(f)) s;

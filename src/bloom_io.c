@@ -21,19 +21,6 @@
 #include "bc_filter.h"
 #include "bc_status.h"
 #include "bloom_probe.h"
-#include "utils/guc.h"
-
-PG_MODULE_MAGIC;
-
-void		_PG_init(void);
-
-/* The extension's settings. */
-void
-_PG_init(void)
-{
-	bloom_probe_define_guc();
-	MarkGUCPrefixReserved("bloomcass");
-}
 
 /* text I/O works in slices of this many bytes (an even number) */
 #define HEX_CHUNK ((size_t) 16 * 1024 * 1024)

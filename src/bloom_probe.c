@@ -37,7 +37,6 @@
 #include "access/tableam.h"
 #include "access/toast_internals.h"
 #include "funcapi.h"
-#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -61,9 +60,6 @@
 
 /* pointers tracked per call site; more are probed from slices only */
 #define PROBE_MAX_TRACKED 65536
-
-/* bloomcass.probe_cache_size, in kB */
-static int	probe_cache_kb = 256 * 1024;
 
 /* what this backend's probes did, for the tests (bloomcass_probe_counters) */
 static uint64 bloom_probe_sliced = 0;
@@ -97,18 +93,6 @@ struct BloomProbe
 	ProbeKey	spare_key;
 	Bloom	   *spare;
 };
-
-void
-bloom_probe_define_guc(void)
-{
-	DefineCustomIntVariable("bloomcass.probe_cache_size",
-							"Memory per bloom_contains call site for stored filters read whole.",
-							"Filters probed often enough are detoasted once and kept, up to this much per call site and query.",
-							&probe_cache_kb,
-							256 * 1024, 0, MAX_KILOBYTES,
-							PGC_USERSET, GUC_UNIT_KB,
-							NULL, NULL, NULL);
-}
 
 BloomProbe *
 bloom_probe_create(MemoryContext mcxt)
@@ -284,7 +268,7 @@ bloom_probe_stored(BloomProbe *p, Datum d, const struct varatt_external *ptr,
 		Bloom	   *b = detoast_whole(p, d, ptr);
 		Size		size = VARSIZE(b);
 
-		if (p->cached_bytes + size <= (Size) probe_cache_kb * 1024)
+		if (p->cached_bytes + size <= (Size) bloom_probe_cache_kb * 1024)
 		{
 			e->filter = b;
 			p->cached_bytes += size;

@@ -10,7 +10,6 @@
 /* the per-call-site state of bloom_contains for stored filters */
 typedef struct BloomProbe BloomProbe;
 
-extern BLOOM_INTERNAL void bloom_probe_define_guc(void);
 extern BLOOM_INTERNAL BloomProbe *bloom_probe_create(MemoryContext mcxt);
 
 /* true for a filter stored out of line uncompressed; *ptr set */

@@ -1,8 +1,8 @@
 /*
  * bloom_sstable_parse.c - the SSTable component readers of the core for
  * bytes given as arguments: cassandra_statistics (Statistics.db),
- * cassandra_summary (Summary.db) and cassandra_index_keys (Index.db), and
- * the report of their errors, shared with cassandra_sstable_keys.
+ * cassandra_summary (Summary.db) and cassandra_index_keys (Index.db).  Their
+ * errors are reported by bloom_component_error (bloom_util.c).
  *
  * The version is an argument (text, 'nb'): the bytes do not say which
  * layout they are in.  An unknown version is an invalid parameter (22023),
@@ -23,74 +23,6 @@
 #include "bc_status.h"
 #include "bc_summary.h"
 #include "bloomcass.h"
-
-/*
- * Report a core status of reading an SSTable component (as an ERROR with
- * the status's SQLSTATE).  file names what was read: the server file, or
- * for BC_ERR_INDEX_BTI the SSTable; NULL for bytes given as an argument.
- * keys, when not 0, is how many partition keys were read before the error.
- */
-void
-bloom_component_error(bc_status st, const char *component, const char *version,
-					  const char *file, uint64 keys)
-{
-	int			vlen = (int) Min(strlen(version), 200);
-
-	switch (st)
-	{
-		case BC_ERR_VERSION_UNKNOWN:
-			if (file)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("invalid SSTable version \"%.*s\" in file name \"%s\": %s",
-								vlen, version, file, bc_status_message(st))));
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid SSTable version \"%.*s\": %s",
-							vlen, version, bc_status_message(st)),
-					 errhint("Use a version from ia to oa, da or bb (for example 'nb' or 'ma').")));
-			break;
-		case BC_ERR_VERSION_UNSUPPORTED:
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 file ?
-					 errmsg("cannot read %s \"%s\": SSTable version \"%.*s\" is not supported",
-							component, file, vlen, version) :
-					 errmsg("cannot read %s of SSTable version \"%.*s\": the version is not supported",
-							component, vlen, version),
-					 errdetail("bloomcass reads the SSTables of Cassandra 1.2 (version ia) and later, DataStax's bb and ScyllaDB's ms and mt.")));
-			break;
-		case BC_ERR_INDEX_BTI:
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 file ?
-					 errmsg("SSTable \"%s\" is trie-indexed (BTI, version \"%.*s\"): it has no %s",
-							file, vlen, version, component) :
-					 errmsg("SSTable version \"%.*s\" is trie-indexed (BTI): its SSTables have no %s",
-							vlen, version, component),
-					 errhint("A trie-indexed SSTable indexes its partitions in Partitions.db, which keeps only the prefixes that tell partition keys apart, not the whole keys.")));
-			break;
-		default:
-			if (file)
-				ereport(ERROR,
-						(errcode(bloom_sqlstate(st)),
-						 errmsg("invalid %s \"%s\": %s", component, file, bc_status_message(st)),
-						 keys > 0 ? errdetail_plural("%llu partition key was read before the error.",
-													 "%llu partition keys were read before the error.",
-													 (unsigned long) keys,
-													 (unsigned long long) keys) : 0));
-			ereport(ERROR,
-					(errcode(bloom_sqlstate(st)),
-					 errmsg("invalid %s: %s", component, bc_status_message(st)),
-					 keys > 0 ? errdetail_plural("%llu partition key was read before the error.",
-												 "%llu partition keys were read before the error.",
-												 (unsigned long) keys,
-												 (unsigned long long) keys) : 0));
-			break;
-	}
-	pg_unreachable();
-}
-
 
 /*
  * cassandra_statistics(data bytea, version text, OUT partitioner text,

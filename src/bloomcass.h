@@ -66,6 +66,9 @@ bloom_filterdb_len(const Bloom *b)
 	return VARSIZE(b) - BLOOM_HDRSZ;
 }
 
+/* bloomcass.c: the settings (GUC variables) */
+extern BLOOM_INTERNAL int bloom_probe_cache_kb;	/* bloomcass.probe_cache_size */
+
 /* bloom_util.c: errors and large allocations, used everywhere */
 BLOOM_NORETURN extern BLOOM_INTERNAL void bloom_error(bc_status st);
 extern BLOOM_INTERNAL void *bloom_palloc_large(MemoryContext ctx, Size size);
@@ -116,7 +119,7 @@ extern BLOOM_INTERNAL int bloom_sqlstate(bc_status st);
 extern BLOOM_INTERNAL bytea *bloom_bytea(const uint8 *data, size_t len);
 
 /*
- * bloom_sstable_parse.c: a core status of reading an SSTable component
+ * bloom_util.c: a core status of reading an SSTable component
  * ("Index.db") as an ERROR naming it; file is the server file read (for
  * BC_ERR_INDEX_BTI the SSTable), NULL for bytes given as an argument; keys,
  * when not 0, the partition keys read before the error.

@@ -15,6 +15,12 @@
 # Stages on this machine, in order:
 #   packages                   what is missing is installed
 #   make clean, make           the extension (warnings are errors)
+#   make check-sources         the Makefile names every source file and
+#                              test, and only files that exist
+#   make check-version         META.json and README.md give
+#                              bloomcass.control's version
+#   test/sql-c-map.sh          README.md's table "From SQL to C" is that of
+#                              the install scripts and the C files
 #   make core-c99              the core alone, strict C99, no PostgreSQL
 #   make check-symbols         no exported symbol clashes with the server
 #   make unittest              core unit tests
@@ -195,6 +201,18 @@ if simple_stage build make -j"$JOBS" PG_CONFIG="$PG_CONFIG"; then
 		TOTAL_FAILED=$((TOTAL_FAILED + 1))
 	fi
 fi
+
+# tree_stage NAME PREFIX CMD...: a check of the tree that needs no build;
+# its closing line ("PREFIX: ...") is the stage's detail.
+tree_stage() {
+	local name=$1 prefix=$2
+	shift 2
+	simple_stage "$name" "$@" || true
+	STAGE_DETAILS[-1]=$(grep -E "^$prefix: " "$LOGDIR/$name.log" | tail -n 1 | sed -E "s/^$prefix: //" || true)
+}
+tree_stage sources check-sources make PG_CONFIG="$PG_CONFIG" check-sources
+tree_stage version check-version make PG_CONFIG="$PG_CONFIG" check-version
+tree_stage sql-c-map sql-c-map bash test/sql-c-map.sh
 
 simple_stage core-c99 make PG_CONFIG="$PG_CONFIG" core-c99 || true
 if [[ $BUILD_OK == yes ]]; then

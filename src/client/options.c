@@ -16,7 +16,10 @@
 
 #include "load.h"
 
-#define LOAD_VERSION "1.2.0"
+/* bloomcass.control's version, in three parts: the Makefile passes it */
+#ifndef LOAD_VERSION
+#error "LOAD_VERSION is defined by the Makefile (DIST_VERSION)"
+#endif
 #define DEFAULT_TABLE "cassandra_sstable_files"
 
 static void

@@ -3,8 +3,12 @@
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION bloomcass UPDATE TO '1.1'" to load this file. \quit
 
+------------------------------------------------------------------------------
 -- Hash support: bloom values can be grouped, deduplicated (DISTINCT,
 -- GROUP BY, UNION) and hash-partitioned.
+-- C: src/bloom_io.c
+------------------------------------------------------------------------------
+
 CREATE FUNCTION @extschema@.bloom_hash(@extschema@.bloom) RETURNS integer
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_hash(@extschema@.bloom) IS

@@ -6,6 +6,7 @@
 ------------------------------------------------------------------------------
 -- The bloom type: a Cassandra Filter.db (hash count, word count, bitset)
 -- plus the hash order, which the Filter.db bytes alone do not tell.
+-- C: src/bloom_io.c
 ------------------------------------------------------------------------------
 
 CREATE TYPE @extschema@.bloom;
@@ -62,6 +63,7 @@ COMMENT ON FUNCTION @extschema@.bloom_ne(@extschema@.bloom, @extschema@.bloom) I
 
 ------------------------------------------------------------------------------
 -- Hashing and keys
+-- C: src/bloom_keys.c
 ------------------------------------------------------------------------------
 
 CREATE FUNCTION @extschema@.cassandra_murmur3(key anyelement, OUT h1 bigint, OUT h2 bigint)
@@ -103,6 +105,7 @@ COMMENT ON FUNCTION @extschema@.cassandra_tinyint(smallint) IS
 
 ------------------------------------------------------------------------------
 -- Building, testing and combining filters
+-- C: src/bloom_ops.c
 ------------------------------------------------------------------------------
 
 CREATE FUNCTION @extschema@.bloom_create(expected_keys bigint, fp_chance float8 DEFAULT 0.01,
@@ -167,6 +170,7 @@ COMMENT ON OPERATOR @extschema@.& (@extschema@.bloom, @extschema@.bloom) IS 'blo
 
 ------------------------------------------------------------------------------
 -- Estimates and inspection
+-- C: src/bloom_ops.c
 ------------------------------------------------------------------------------
 
 CREATE FUNCTION @extschema@.bloom_fpr(filter @extschema@.bloom) RETURNS float8
@@ -205,6 +209,7 @@ COMMENT ON FUNCTION @extschema@.bloom_sizing(bigint, float8) IS
 
 ------------------------------------------------------------------------------
 -- Filter.db import and export
+-- C: src/bloom_io.c (bloom_import_file is SQL)
 ------------------------------------------------------------------------------
 
 CREATE FUNCTION @extschema@.bloom_import(data bytea, sstable_version text DEFAULT 'oa')
@@ -254,6 +259,8 @@ CREATE CAST (@extschema@.bloom AS bytea) WITH FUNCTION @extschema@.bloom_to_byte
 
 ------------------------------------------------------------------------------
 -- Aggregates
+-- C: src/bloom_agg_exact_sql.c (exact mode), src/bloom_agg_sized.c (streaming
+-- mode and bloom_union_agg)
 ------------------------------------------------------------------------------
 
 -- Exact mode: collects the distinct keys' hashes, sizes the filter for

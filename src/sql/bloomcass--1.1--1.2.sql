@@ -12,6 +12,8 @@
 ------------------------------------------------------------------------------
 
 -- section: data directories (cassandra_sstables)
+-- C: src/bloom_sstable_dir.c (the walk), src/bloom_sstable_read.c (the
+-- components of each SSTable)
 
 -- One row per SSTable below a folder of a node.  Only live SSTables unless
 -- include_inactive (then also temporary, obsolete, orphaned, snapshot and
@@ -34,6 +36,8 @@ COMMENT ON FUNCTION @extschema@.cassandra_sstables(text, boolean, boolean) IS
 
 -- section: component parsers (cassandra_statistics, cassandra_summary,
 -- cassandra_index_keys, cassandra_sstable_keys)
+-- C: src/bloom_sstable_parse.c (bytes given as arguments),
+-- src/bloom_sstable_keys.c (cassandra_sstable_keys)
 
 -- Statistics.db, Summary.db and Index.db bytes of the given SSTable version
 -- (ia .. oa, da and bb for Statistics.db; BIG versions for the other two).
@@ -73,6 +77,7 @@ COMMENT ON FUNCTION @extschema@.cassandra_sstable_keys(text) IS
 	'every partition key of a BIG SSTable on the server, from its Index.db in file order (pg_read_binary_file privileges apply)';
 
 -- section: filter health (bloom_health)
+-- C: src/bloom_health.c
 CREATE FUNCTION @extschema@.bloom_health(f @extschema@.bloom, partitions bigint, fp_chance float8,
 	OUT expected_hash_count integer, OUT expected_word_count bigint,
 	OUT hash_count integer, OUT word_count bigint,
