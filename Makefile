@@ -34,6 +34,11 @@ export BLOOMCASS_SERVER_DATA
 PG_CPPFLAGS = -Isrc/core
 PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 
+# The decompressors of a compressed Data.db (src/core/bc_compression.c):
+# Debian's liblz4-dev, libsnappy-dev, zlib1g-dev and libzstd-dev.
+COMPRESSION_LIBS = -llz4 -lsnappy -lz -lzstd
+SHLIB_LINK += $(COMPRESSION_LIBS)
+
 EXTRA_CLEAN = build/server-data build/regress build/unit_tests build/unit_tests_san build/core-c99 \
 	build/client bloomcass-load
 
@@ -63,7 +68,7 @@ CLIENT_SRCS = $(sort $(wildcard src/client/*.c))
 CLIENT_CC ?= $(CC)
 CLIENT_CFLAGS = -std=c99 -O2 -g -Wall -Wextra -Werror -Isrc/core -Isrc/client \
 	-I$(shell $(PG_CONFIG) --includedir)
-CLIENT_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq -lm
+CLIENT_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq $(COMPRESSION_LIBS) -lm
 CLIENT_OBJS = $(patsubst src/client/%.c,build/client/%.o,$(CLIENT_SRCS)) \
 	$(patsubst src/core/%.c,build/client/core_%.o,$(CORE_SRCS))
 
@@ -101,13 +106,13 @@ UNIT_DATA ?= test/data
 
 build/unit_tests: $(CORE_SRCS) $(UNIT_SRCS) src/core/bloomcass_core.h test/unit/unit.h
 	@mkdir -p build
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lm
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
 
 build/unit_tests_san: $(CORE_SRCS) $(UNIT_SRCS) src/core/bloomcass_core.h test/unit/unit.h
 	@mkdir -p build
 	$(UNIT_CC) $(UNIT_WARN) -O1 -g -fno-omit-frame-pointer \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
-		-Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lm
+		-Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
 
 .PHONY: unittest unittest-sanitize core-c99 check-symbols
 
