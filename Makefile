@@ -25,6 +25,7 @@ DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVER
 # these folders is not named here or a named one is missing.
 CORE_SRCS = \
 	src/core/bc_codec.c \
+	src/core/bc_compression.c \
 	src/core/bc_filter.c \
 	src/core/bc_health.c \
 	src/core/bc_index.c \
@@ -104,6 +105,11 @@ PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initi
 # each object's header dependencies, written beside it (src/x.o: src/x.d)
 PG_CFLAGS += -MMD -MP
 
+# The decompressors of a compressed Data.db (src/core/bc_compression.c):
+# Debian's liblz4-dev, libsnappy-dev, zlib1g-dev and libzstd-dev.
+COMPRESSION_LIBS = -llz4 -lsnappy -lz -lzstd
+SHLIB_LINK += $(COMPRESSION_LIBS)
+
 EXTRA_CLEAN = build/server-data build/regress build/unit_tests build/unit_tests_san build/core-c99 \
 	build/client bloomcass-load $(OBJS:.o=.d)
 
@@ -142,7 +148,7 @@ CLIENT_SRCS = \
 CLIENT_CC ?= $(CC)
 CLIENT_CFLAGS = -std=c99 -O2 -g -Wall -Wextra -Werror -Isrc/core -Isrc/client \
 	-I$(shell $(PG_CONFIG) --includedir) -DLOAD_VERSION='"$(DIST_VERSION)"' -MMD -MP
-CLIENT_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq -lm
+CLIENT_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq $(COMPRESSION_LIBS) -lm
 CLIENT_OBJS = $(patsubst src/client/%.c,build/client/%.o,$(CLIENT_SRCS)) \
 	$(patsubst src/core/%.c,build/client/core_%.o,$(CORE_SRCS))
 
@@ -187,13 +193,13 @@ UNIT_DEPS = $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h test/unit/*.h)
 
 build/unit_tests: $(UNIT_DEPS)
 	@mkdir -p build
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lm
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
 
 build/unit_tests_san: $(UNIT_DEPS)
 	@mkdir -p build
 	$(UNIT_CC) $(UNIT_WARN) -O1 -g -fno-omit-frame-pointer \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
-		-Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) -lm
+		-Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
 
 .PHONY: unittest unittest-sanitize core-c99 check-symbols check-sources check-version
 

@@ -17,7 +17,8 @@
 #      --no-fuzz --no-pgxn`
 #      there: the same script a user of that release runs, which installs
 #      the release's own packages (postgresql-N, postgresql-server-dev-N,
-#      build-essential, clang, libclang-rt-M-dev) with its apt;
+#      build-essential, clang, libclang-rt-M-dev, and the -dev packages
+#      of liblz4, libsnappy, zlib and libzstd) with its apt;
 #   4. unmounts and removes the chroot, however it ends.
 #
 # apt inside the chroot does not check Release files' Valid-Until: a

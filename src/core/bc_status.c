@@ -104,6 +104,20 @@ bc_status_message(bc_status st)
 			return "the file could not be read";
 		case BC_ERR_STOPPED:
 			return "stopped before the end of the file";
+		case BC_ERR_COMPRESSION_TRUNCATED:
+			return "CompressionInfo.db is truncated: a field extends past its end";
+		case BC_ERR_COMPRESSION_FORMAT:
+			return "CompressionInfo.db holds an impossible chunk length, option count, chunk count or data length";
+		case BC_ERR_COMPRESSION_UNSUPPORTED:
+			return "Data.db is compressed with a compressor bloomcass cannot read";
+		case BC_ERR_COMPRESSION_DICTIONARY:
+			return "CompressionInfo.db holds a damaged or incomplete compression dictionary";
+		case BC_ERR_COMPRESSION_CHUNK:
+			return "CompressionInfo.db chunk offsets are out of order, run past Data.db, or do not cover the data length";
+		case BC_ERR_COMPRESSION_CHECKSUM:
+			return "Data.db chunk checksum mismatch: the file is corrupt";
+		case BC_ERR_COMPRESSION_CORRUPT:
+			return "Data.db chunk does not decompress to its length: the file is corrupt";
 		case BC_STATUS_COUNT:
 			break;
 	}

@@ -87,6 +87,17 @@ typedef enum bc_status
 	BC_ERR_READ,				/* the caller's read failed (it knows why) */
 	BC_ERR_STOPPED,				/* the caller's callback stopped the walk */
 
+	/* compressed Data.db and CompressionInfo.db (bc_compression.c) */
+	BC_ERR_COMPRESSION_TRUNCATED,	/* CompressionInfo.db ends inside a field */
+	BC_ERR_COMPRESSION_FORMAT,	/* impossible chunk length, option or
+								 * chunk count, or data length */
+	BC_ERR_COMPRESSION_UNSUPPORTED, /* a compressor bloomcass cannot read */
+	BC_ERR_COMPRESSION_DICTIONARY,	/* ScyllaDB's dictionary parts bad */
+	BC_ERR_COMPRESSION_CHUNK,	/* a chunk's offsets out of order, past
+								 * Data.db, or no chunk for a position */
+	BC_ERR_COMPRESSION_CHECKSUM,	/* a chunk's checksum does not match */
+	BC_ERR_COMPRESSION_CORRUPT, /* a chunk does not decompress to its length */
+
 	BC_STATUS_COUNT
 } bc_status;
 

@@ -38,7 +38,10 @@ bc_die() {
 # Packages, by the distribution's own names: postgresql-N and
 # postgresql-server-dev-N (for a PostgreSQL from the distribution),
 # build-essential, clang, and the clang runtime (libclang-rt-M-dev, M being
-# the major of the installed clang) that the libFuzzer targets link with.
+# the major of the installed clang) that the libFuzzer targets link with;
+# the decompressors of a compressed Data.db (liblz4, libsnappy, zlib,
+# libzstd: their -dev packages, which bring the libraries, have the same
+# names on Debian 12, 13 and testing).
 
 # bc_pkg_missing PKG...: print those of PKG that are not installed.
 bc_pkg_missing() {
@@ -134,6 +137,7 @@ bc_install_deps() {
 
 	# The toolchain, then the runtime of whichever clang that gave.
 	bc_pkg_install build-essential clang
+	bc_pkg_install liblz4-dev libsnappy-dev zlib1g-dev libzstd-dev
 	clang_major=$(clang --version 2>/dev/null | sed -nE 's/.*clang version ([0-9]+).*/\1/p' | head -n 1)
 	[[ -n $clang_major ]] || bc_die "cannot read the version of clang"
 	bc_pkg_install "libclang-rt-$clang_major-dev"

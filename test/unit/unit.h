@@ -90,5 +90,6 @@ void		suite_sstable_dir(void);	/* test_sstable_dir.c */
 void		suite_health(void);	/* test_health.c */
 void		suite_partitions(void);	/* test_partitions.c */
 void		suite_scylladb(void);
+void		suite_compression(void);
 
 #endif

@@ -261,6 +261,7 @@ main(int argc, char **argv)
 		{"health", suite_health},
 		{"partitions", suite_partitions},
 		{"scylladb", suite_scylladb},
+		{"compression", suite_compression},
 	};
 	size_t		i;
 

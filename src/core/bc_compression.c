@@ -1,0 +1,660 @@
+/*
+ * bc_compression.c - CompressionInfo.db, the decompression of Data.db's
+ * chunks and a bounded-memory reader of the uncompressed Data.db (the
+ * layouts and their sources are in bc_compression.h).
+ *
+ * The chunks are decompressed by the compressors' own libraries: liblz4,
+ * libsnappy, zlib and libzstd (zlib and zstd allocate their state
+ * internally, and free it before returning).  Only what Cassandra's reader
+ * checks is checked, plus what memory safety needs; each check names the
+ * reader's check it mirrors.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include <lz4.h>
+#include <snappy-c.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "bc_codec.h"
+#include "bc_compression.h"
+
+/* the package of Cassandra's compressors, which a stored name may carry */
+#define BC_COMPRESS_PACKAGE "org.apache.cassandra.io.compress."
+/* ScyllaDB's dictionary options: ".dictionary." then the part's number */
+#define BC_DICT_OPTION ".dictionary."
+
+static const struct
+{
+	const char *name;
+	bc_compressor compressor;
+}			compressors[] = {
+	{"NoopCompressor", BC_COMPRESSOR_NOOP},
+	{"LZ4Compressor", BC_COMPRESSOR_LZ4},
+	{"SnappyCompressor", BC_COMPRESSOR_SNAPPY},
+	{"DeflateCompressor", BC_COMPRESSOR_DEFLATE},
+	{"ZstdCompressor", BC_COMPRESSOR_ZSTD},
+	{"LZ4WithDictsCompressor", BC_COMPRESSOR_LZ4_DICTS},
+	{"ZstdWithDictsCompressor", BC_COMPRESSOR_ZSTD_DICTS},
+};
+
+static uint32_t
+be32(const uint8_t *p)
+{
+	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) |
+		((uint32_t) p[2] << 8) | (uint32_t) p[3];
+}
+
+static uint64_t
+be64(const uint8_t *p)
+{
+	return ((uint64_t) be32(p) << 32) | be32(p + 4);
+}
+
+/* A Java writeUTF string at *pos: its bytes and length. */
+static bc_status
+read_utf(const uint8_t *data, size_t len, size_t *pos,
+		 const uint8_t **s, size_t *slen)
+{
+	size_t		n;
+
+	/* DataInputStream.readUTF: EOFException */
+	if (len - *pos < 2)
+		return BC_ERR_COMPRESSION_TRUNCATED;
+	n = ((size_t) data[*pos] << 8) | data[*pos + 1];
+	if (len - *pos - 2 < n)
+		return BC_ERR_COMPRESSION_TRUNCATED;
+	*s = data + *pos + 2;
+	*slen = n;
+	*pos += 2 + n;
+	return BC_OK;
+}
+
+static int
+version_is(const char *v, const char *lo, const char *hi)
+{
+	return strncmp(v, lo, 2) >= 0 && strncmp(v, hi, 2) <= 0;
+}
+
+/* Whether name (not NUL-ended) is that compressor's, bare or qualified. */
+static int
+name_is(const uint8_t *name, size_t len, const char *simple)
+{
+	size_t		sl = strlen(simple),
+				pl = strlen(BC_COMPRESS_PACKAGE);
+
+	if (len == sl)
+		return memcmp(name, simple, sl) == 0;
+	return len == pl + sl && memcmp(name, BC_COMPRESS_PACKAGE, pl) == 0 &&
+		memcmp(name + pl, simple, sl) == 0;
+}
+
+/*
+ * The dictionary part number of an option key ".dictionary.<digits>", or
+ * -1 for another key, -2 for a ".dictionary." key without a number.
+ */
+static long
+dict_part(const uint8_t *key, size_t len)
+{
+	size_t		pl = strlen(BC_DICT_OPTION),
+				i;
+	long		n = 0;
+
+	if (len < pl || memcmp(key, BC_DICT_OPTION, pl) != 0)
+		return -1;
+	/* ScyllaDB's dict_from_options: std::stoi, or "Corrupted dictionary option" */
+	if (len == pl || len - pl > 9)
+		return -2;
+	for (i = pl; i < len; i++)
+	{
+		if (key[i] < '0' || key[i] > '9')
+			return -2;
+		n = n * 10 + (key[i] - '0');
+	}
+	return n;
+}
+
+/*
+ * Part i of the dictionary: its value, or NULL when there is none (*dup
+ * set when there is more than one).
+ */
+static const uint8_t *
+dict_find(const bc_compression_info *ci, long part, size_t *vlen, int *dup)
+{
+	const uint8_t *found = NULL,
+			   *k = NULL,
+			   *v = NULL;
+	size_t		pos = 0,
+				kl = 0,
+				vl = 0;
+	int32_t		i;
+
+	*dup = 0;
+	*vlen = 0;
+	for (i = 0; i < ci->option_count; i++)
+	{
+		(void) read_utf(ci->options, ci->options_len, &pos, &k, &kl);
+		(void) read_utf(ci->options, ci->options_len, &pos, &v, &vl);
+		if (dict_part(k, kl) == part)
+		{
+			if (found != NULL)
+				*dup = 1;
+			found = v;
+			*vlen = vl;
+		}
+	}
+	return found;
+}
+
+bc_status
+bc_compression_parse(const char *version, size_t version_len,
+					 const uint8_t *data, size_t len, uint64_t data_file_size,
+					 bc_compression_info *out)
+{
+	bc_order	order;
+	bc_layout	layout;
+	bc_status	rc;
+	size_t		pos = 0,
+				opt_start,
+				i,
+				parts = 0;
+	int			has_max;
+	int32_t		n;
+	uint32_t	chunk;
+	int64_t		dlen;
+
+	memset(out, 0, sizeof(*out));
+	rc = bc_version_lookup(version, version_len, &order, &layout);
+	if (rc != BC_OK)
+		return rc;
+
+	/*
+	 * BigFormat.BigVersion: hasMaxCompressedLength from na on; always in
+	 * the trie-indexed formats (BtiFormat's da, DataStax's bb).  ScyllaDB
+	 * never writes it (its ms and mt keep me's layout).  The chunks'
+	 * checksum (compressedChecksumType): Adler32 from jb to lb.
+	 */
+	has_max = !(version[0] >= 'i' && version[0] <= 'm');
+	out->checksum = version_is(version, "jb", "lb") ? BC_CHUNK_ADLER32 : BC_CHUNK_CRC32;
+	out->max_compressed_length = INT32_MAX;
+	out->data_file_size = data_file_size;
+
+	rc = read_utf(data, len, &pos, &out->name, &out->name_len);
+	if (rc != BC_OK)
+		return rc;
+
+	if (len - pos < 4)
+		return BC_ERR_COMPRESSION_TRUNCATED;
+	n = (int32_t) be32(data + pos);
+	pos += 4;
+	/* CompressionMetadata.open: new HashMap<>(optionCount) refuses < 0 */
+	if (n < 0)
+		return BC_ERR_COMPRESSION_FORMAT;
+	out->option_count = n;
+	opt_start = pos;
+	for (i = 0; i < (size_t) n; i++)
+	{
+		const uint8_t *k,
+				   *v;
+		size_t		kl,
+					vl;
+		long		part;
+
+		if ((rc = read_utf(data, len, &pos, &k, &kl)) != BC_OK ||
+			(rc = read_utf(data, len, &pos, &v, &vl)) != BC_OK)
+			return rc;
+		part = dict_part(k, kl);
+		if (part == -2)
+			return BC_ERR_COMPRESSION_DICTIONARY;
+		if (part >= 0)
+		{
+			parts++;
+			out->dictionary_len += vl;
+		}
+	}
+	out->options = data + opt_start;
+	out->options_len = pos - opt_start;
+
+	/* chunk length, [max compressed length], data length, chunk count */
+	if (len - pos < 4 + (has_max ? 4 : 0) + 8 + 4)
+		return BC_ERR_COMPRESSION_TRUNCATED;
+	chunk = be32(data + pos);
+	pos += 4;
+
+	/*
+	 * CompressionParams.validate (CompressionParameters in 2.x): "Invalid
+	 * negative or null chunk_length_in_kb", and "must be a power of 2"
+	 * (CompressionMetadata.open asserts it too from 4.0); ScyllaDB's
+	 * parse(compression): "zero chunk_len".
+	 */
+	if (chunk == 0 || chunk > INT32_MAX || (chunk & (chunk - 1)) != 0)
+		return BC_ERR_COMPRESSION_FORMAT;
+	out->chunk_length = (int32_t) chunk;
+	if (has_max)
+	{
+		/* CompressionParams takes any value: a chunk is stored raw when
+		 * its stored length reaches it */
+		out->max_compressed_length = (int32_t) be32(data + pos);
+		pos += 4;
+	}
+	dlen = (int64_t) be64(data + pos);
+	pos += 8;
+
+	/*
+	 * Cassandra does not check the data length; a negative one is refused
+	 * here (no position is below it).
+	 */
+	if (dlen < 0)
+		return BC_ERR_COMPRESSION_FORMAT;
+	out->data_length = dlen;
+
+	n = (int32_t) be32(data + pos);
+	pos += 4;
+	/* CompressionMetadata.readChunkOffsets: "Compressed file with 0 chunks" */
+	if (n <= 0)
+		return BC_ERR_COMPRESSION_FORMAT;
+	/* readChunkOffsets: EOFException, "read %d but expected %d chunks" */
+	if ((len - pos) / 8 < (size_t) n)
+		return BC_ERR_COMPRESSION_TRUNCATED;
+	out->chunk_count = n;
+	out->offsets = data + pos;
+	/* bytes after the offsets are not read by Cassandra: ignored */
+
+	/* the compressor: CompressionParams.createCompressor, or ScyllaDB's
+	 * compression_parameters::name_to_algorithm ("Unknown sstable_compression") */
+	for (i = 0; i < sizeof(compressors) / sizeof(compressors[0]); i++)
+		if (name_is(out->name, out->name_len, compressors[i].name))
+			break;
+	if (i == sizeof(compressors) / sizeof(compressors[0]))
+		return BC_ERR_COMPRESSION_UNSUPPORTED;
+	out->compressor = compressors[i].compressor;
+
+	if (out->compressor == BC_COMPRESSOR_LZ4_DICTS || out->compressor == BC_COMPRESSOR_ZSTD_DICTS)
+	{
+		/* ScyllaDB's dict_from_options: parts 0 .. n-1, "Missing dictionary part" */
+		size_t		p;
+
+		for (p = 0; p < parts; p++)
+		{
+			size_t		vl;
+			int			dup;
+
+			if (dict_find(out, (long) p, &vl, &dup) == NULL || dup)
+				return BC_ERR_COMPRESSION_DICTIONARY;
+		}
+		/* LZ4_decompress_safe_usingDict takes an int */
+		if (out->dictionary_len > INT_MAX)
+			return BC_ERR_COMPRESSION_DICTIONARY;
+	}
+	else
+		out->dictionary_len = 0;
+	return BC_OK;
+}
+
+const uint8_t *
+bc_compression_option(const bc_compression_info *ci, const char *key, size_t *value_len)
+{
+	const uint8_t *k = NULL,
+			   *v = NULL;
+	size_t		pos = 0,
+				kl = 0,
+				vl = 0,
+				want = strlen(key);
+	int32_t		i;
+
+	*value_len = 0;
+	for (i = 0; i < ci->option_count; i++)
+	{
+		(void) read_utf(ci->options, ci->options_len, &pos, &k, &kl);
+		(void) read_utf(ci->options, ci->options_len, &pos, &v, &vl);
+		if (kl == want && memcmp(k, key, kl) == 0)
+		{
+			*value_len = vl;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+void
+bc_compression_dictionary(const bc_compression_info *ci, uint8_t *buf)
+{
+	size_t		done = 0,
+				vl;
+	long		part;
+	int			dup;
+	const uint8_t *v;
+
+	for (part = 0; done < ci->dictionary_len; part++)
+	{
+		v = dict_find(ci, part, &vl, &dup);
+		if (v == NULL)
+			break;
+		memcpy(buf + done, v, vl);
+		done += vl;
+	}
+}
+
+bc_status
+bc_compression_chunk(const bc_compression_info *ci, int64_t i,
+					 uint64_t *offset, size_t *stored_len)
+{
+	uint64_t	off,
+				next;
+
+	*offset = 0;
+	*stored_len = 0;
+	/* CompressionMetadata.chunkFor: CorruptSSTableException(EOFException) */
+	if (i < 0 || i >= ci->chunk_count)
+		return BC_ERR_COMPRESSION_CHUNK;
+	off = be64(ci->offsets + 8 * (size_t) i);
+	next = (i + 1 == ci->chunk_count) ? ci->data_file_size
+		: be64(ci->offsets + 8 * (size_t) (i + 1));
+
+	/*
+	 * chunkFor: new Chunk(offset, next - offset - 4), which asserts a
+	 * positive length (an int); the read of it and its checksum past the
+	 * end of Data.db is a CorruptBlockException.
+	 */
+	if (next > ci->data_file_size || off >= next ||
+		next - off <= BC_CHUNK_CHECKSUM || next - off - BC_CHUNK_CHECKSUM > INT32_MAX)
+		return BC_ERR_COMPRESSION_CHUNK;
+	*offset = off;
+	*stored_len = (size_t) (next - off - BC_CHUNK_CHECKSUM);
+	return BC_OK;
+}
+
+size_t
+bc_compression_chunk_data_len(const bc_compression_info *ci, int64_t i)
+{
+	uint64_t	start;
+
+	if (i < 0)
+		return 0;
+	start = (uint64_t) i * (uint64_t) ci->chunk_length;
+	if (start >= (uint64_t) ci->data_length)
+		return 0;
+	if ((uint64_t) ci->data_length - start < (uint64_t) ci->chunk_length)
+		return (size_t) ((uint64_t) ci->data_length - start);
+	return (size_t) ci->chunk_length;
+}
+
+size_t
+bc_compression_buffer_size(const bc_compression_info *ci)
+{
+	uint64_t	n = (uint64_t) ci->chunk_length,
+				bound = n;
+
+	switch (ci->compressor)
+	{
+		case BC_COMPRESSOR_NOOP:
+			break;
+		case BC_COMPRESSOR_LZ4:
+		case BC_COMPRESSOR_LZ4_DICTS:
+			bound = 4 + (uint64_t) LZ4_compressBound((int) n);
+			if (bound == 4)
+				return 0;
+			break;
+		case BC_COMPRESSOR_SNAPPY:
+			bound = snappy_max_compressed_length((size_t) n);
+			break;
+		case BC_COMPRESSOR_DEFLATE:
+			bound = compressBound((uLong) n);
+			break;
+		case BC_COMPRESSOR_ZSTD:
+		case BC_COMPRESSOR_ZSTD_DICTS:
+			bound = ZSTD_compressBound((size_t) n);
+			break;
+	}
+	/* from na, a chunk that did not shrink enough is stored raw */
+	if (bound < n)
+		bound = n;
+	bound += BC_CHUNK_CHECKSUM;
+	if (bound > SIZE_MAX || bound > (uint64_t) INT32_MAX + BC_CHUNK_CHECKSUM)
+		return 0;
+	return (size_t) bound;
+}
+
+bc_status
+bc_compression_decode(const bc_compression_info *ci, int64_t i,
+					  const uint8_t *stored, size_t stored_len,
+					  const uint8_t *dict, size_t dict_len,
+					  uint8_t *out, size_t out_cap)
+{
+	size_t		want = bc_compression_chunk_data_len(ci, i);
+	uint32_t	sum,
+				expect;
+
+	if (out_cap < want)
+		return BC_ERR_BUFFER;
+	if (want == 0 || stored_len > (size_t) INT32_MAX)
+		return BC_ERR_COMPRESSION_CHUNK;
+
+	/*
+	 * CompressedChunkReader.Standard.readChunk (CompressedRandomAccessReader
+	 * in 2.x): the checksum of the stored bytes, big-endian after them
+	 * (CorruptBlockException).
+	 */
+	expect = be32(stored + stored_len);
+	if (ci->checksum == BC_CHUNK_ADLER32)
+		sum = (uint32_t) adler32(adler32(0L, Z_NULL, 0), stored, (uInt) stored_len);
+	else
+		sum = (uint32_t) crc32(crc32(0L, Z_NULL, 0), stored, (uInt) stored_len);
+	if (sum != expect)
+		return BC_ERR_COMPRESSION_CHECKSUM;
+
+	/*
+	 * readChunk: a chunk not shorter than the max compressed length is
+	 * stored as it is (the last one padded up to it); more than a chunk
+	 * does not fit its buffer (BufferOverflowException).
+	 */
+	if (stored_len >= (size_t) ci->max_compressed_length)
+	{
+		if (stored_len < want || stored_len > (size_t) ci->chunk_length)
+			return BC_ERR_COMPRESSION_CORRUPT;
+		memcpy(out, stored, want);
+		return BC_OK;
+	}
+
+	/*
+	 * Each decompressor is given exactly want bytes of room, and must fill
+	 * them: a chunk decompresses to the chunk length, the last one to what
+	 * remains of the data length (what Cassandra's reader then reads).
+	 */
+	switch (ci->compressor)
+	{
+		case BC_COMPRESSOR_NOOP:
+			if (stored_len != want)
+				return BC_ERR_COMPRESSION_CORRUPT;
+			memcpy(out, stored, want);
+			return BC_OK;
+
+		case BC_COMPRESSOR_LZ4:
+		case BC_COMPRESSOR_LZ4_DICTS:
+			{
+				/*
+				 * LZ4Compressor.uncompress: a little-endian uncompressed
+				 * length, then an LZ4 block that must end the chunk
+				 * ("Compressed lengths mismatch").
+				 */
+				uint32_t	declared;
+				int			got;
+
+				if (stored_len < 4)
+					return BC_ERR_COMPRESSION_CORRUPT;
+				declared = (uint32_t) stored[0] | ((uint32_t) stored[1] << 8) |
+					((uint32_t) stored[2] << 16) | ((uint32_t) stored[3] << 24);
+				if (declared != want)
+					return BC_ERR_COMPRESSION_CORRUPT;
+				if (ci->compressor == BC_COMPRESSOR_LZ4_DICTS)
+					got = LZ4_decompress_safe_usingDict((const char *) stored + 4, (char *) out,
+														(int) (stored_len - 4), (int) want,
+														(const char *) dict, (int) dict_len);
+				else
+					got = LZ4_decompress_safe((const char *) stored + 4, (char *) out,
+											  (int) (stored_len - 4), (int) want);
+				if (got < 0 || (size_t) got != want)
+					return BC_ERR_COMPRESSION_CORRUPT;
+				return BC_OK;
+			}
+
+		case BC_COMPRESSOR_SNAPPY:
+			{
+				size_t		n;
+
+				if (snappy_uncompressed_length((const char *) stored, stored_len, &n) != SNAPPY_OK ||
+					n != want)
+					return BC_ERR_COMPRESSION_CORRUPT;
+				if (snappy_uncompress((const char *) stored, stored_len, (char *) out, &n) != SNAPPY_OK ||
+					n != want)
+					return BC_ERR_COMPRESSION_CORRUPT;
+				return BC_OK;
+			}
+
+		case BC_COMPRESSOR_DEFLATE:
+			{
+				/* DeflateCompressor: java.util.zip.Inflater, a zlib stream */
+				uLongf		n = (uLongf) want;
+
+				if (uncompress(out, &n, stored, (uLong) stored_len) != Z_OK || n != want)
+					return BC_ERR_COMPRESSION_CORRUPT;
+				return BC_OK;
+			}
+
+		case BC_COMPRESSOR_ZSTD:
+		case BC_COMPRESSOR_ZSTD_DICTS:
+			{
+				size_t		n;
+
+				if (ci->compressor == BC_COMPRESSOR_ZSTD_DICTS && dict_len > 0)
+				{
+					ZSTD_DCtx  *dctx = ZSTD_createDCtx();
+
+					if (dctx == NULL)
+						return BC_ERR_COMPRESSION_CORRUPT;
+					n = ZSTD_decompress_usingDict(dctx, out, want, stored, stored_len,
+												  dict, dict_len);
+					ZSTD_freeDCtx(dctx);
+				}
+				else
+					n = ZSTD_decompress(out, want, stored, stored_len);
+				if (ZSTD_isError(n) || n != want)
+					return BC_ERR_COMPRESSION_CORRUPT;
+				return BC_OK;
+			}
+	}
+	return BC_ERR_COMPRESSION_UNSUPPORTED;
+}
+
+bc_status
+bc_data_reader_init(bc_data_reader *dr, const bc_reader *file,
+					const bc_compression_info *ci,
+					const uint8_t *dict, size_t dict_len,
+					uint8_t *chunk, size_t chunk_cap,
+					uint8_t *compressed, size_t compressed_cap)
+{
+	memset(dr, 0, sizeof(*dr));
+	dr->file = file;
+	dr->ci = ci;
+	dr->cached = -1;
+	if (ci == NULL)
+		return BC_OK;
+	if (chunk == NULL || compressed == NULL ||
+		chunk_cap < (size_t) ci->chunk_length ||
+		bc_compression_buffer_size(ci) == 0 ||
+		compressed_cap < bc_compression_buffer_size(ci))
+		return BC_ERR_BUFFER;
+	/* the chunks' offsets were checked against this size */
+	if (file->size != ci->data_file_size)
+		return BC_ERR_COMPRESSION_CHUNK;
+	dr->dict = dict;
+	dr->dict_len = dict_len;
+	dr->chunk = chunk;
+	dr->compressed = compressed;
+	return BC_OK;
+}
+
+uint64_t
+bc_data_length(const bc_data_reader *dr)
+{
+	return dr->ci != NULL ? (uint64_t) dr->ci->data_length : dr->file->size;
+}
+
+/* Exactly len bytes at offset of the file, or a status. */
+static bc_status
+read_fully(const bc_reader *r, uint64_t offset, uint8_t *buf, size_t len, size_t *done)
+{
+	size_t		got;
+
+	*done = 0;
+	while (*done < len)
+	{
+		if (r->read(r->arg, offset + *done, buf + *done, len - *done, &got) != 0)
+			return BC_ERR_READ;
+		if (got == 0)
+			break;
+		*done += got;
+	}
+	return BC_OK;
+}
+
+bc_status
+bc_data_read(bc_data_reader *dr, uint64_t offset, uint8_t *buf, size_t len, size_t *got)
+{
+	uint64_t	total = bc_data_length(dr);
+	const bc_compression_info *ci = dr->ci;
+
+	*got = 0;
+	if (offset >= total)
+		return BC_OK;
+	if (len > total - offset)
+		len = (size_t) (total - offset);
+
+	if (ci == NULL)
+		return read_fully(dr->file, offset, buf, len, got);
+
+	while (*got < len)
+	{
+		int64_t		i = (int64_t) (offset / (uint64_t) ci->chunk_length);
+		size_t		in_chunk = (size_t) (offset % (uint64_t) ci->chunk_length),
+					n;
+
+		if (dr->cached != i)
+		{
+			uint64_t	at;
+			size_t		stored_len,
+						done;
+			bc_status	rc;
+
+			dr->cached = -1;
+			rc = bc_compression_chunk(ci, i, &at, &stored_len);
+			if (rc != BC_OK)
+				return rc;
+			if (stored_len + BC_CHUNK_CHECKSUM > bc_compression_buffer_size(ci))
+				return BC_ERR_COMPRESSION_CHUNK;
+			rc = read_fully(dr->file, at, dr->compressed, stored_len + BC_CHUNK_CHECKSUM, &done);
+			if (rc != BC_OK)
+				return rc;
+			/* the file is shorter than when the offsets were checked */
+			if (done != stored_len + BC_CHUNK_CHECKSUM)
+				return BC_ERR_COMPRESSION_CHUNK;
+			rc = bc_compression_decode(ci, i, dr->compressed, stored_len,
+									   dr->dict, dr->dict_len,
+									   dr->chunk, (size_t) ci->chunk_length);
+			if (rc != BC_OK)
+				return rc;
+			dr->cached = i;
+			dr->cached_len = bc_compression_chunk_data_len(ci, i);
+		}
+		if (in_chunk >= dr->cached_len)
+			return BC_ERR_COMPRESSION_CHUNK;
+		n = dr->cached_len - in_chunk;
+		if (n > len - *got)
+			n = len - *got;
+		memcpy(buf + *got, dr->chunk + in_chunk, n);
+		*got += n;
+		offset += n;
+	}
+	return BC_OK;
+}

@@ -1,0 +1,177 @@
+/*
+ * bc_compression.h - compressed Data.db (bc_compression.c): the
+ * CompressionInfo.db of every SSTable version bloomcass knows, the
+ * decompression of one chunk with the compressors' own libraries (lz4,
+ * snappy, zlib, zstd) and its checksum, and a reader of the uncompressed
+ * Data.db in bounded memory, through a caller's bc_reader, for a compressed
+ * Data.db and an uncompressed one alike.
+ *
+ * CompressionInfo.db (all big-endian; strings are Java's writeUTF, a 16-bit
+ * length then modified UTF-8):
+ *
+ *   compressor class name    UTF ("LZ4Compressor", or the class's full name)
+ *   option count             int
+ *   options                  (key UTF, value UTF) * option count
+ *   chunk length             int, a power of two
+ *   max compressed length    int; only na and later and the trie-indexed
+ *                            formats (da, bb)
+ *   uncompressed data length long
+ *   chunk count              int
+ *   chunk offsets            long * chunk count, in the compressed Data.db
+ *
+ * Sources: Apache Cassandra's CompressionMetadata (open/readChunkOffsets,
+ * chunkFor and Writer.writeHeader: 1.2 to 5.0), BigFormat.BigVersion
+ * (hasMaxCompressedLength from na, compressedChecksumType: Adler32 from jb
+ * to lb, CRC32 otherwise), BtiFormat and DataStax's TrieIndexFormat
+ * (hasMaxCompressedLength always); ScyllaDB's sstables/sstables.cc
+ * parse(compression) and write(compression), which never write the max
+ * compressed length, in any version (so ms and mt are me's layout).
+ *
+ * In Data.db each chunk is followed by a 4-byte big-endian checksum of its
+ * stored bytes; chunk i spans [offset[i], offset[i + 1] - 4) (the last one
+ * ends 4 bytes before the end of Data.db).  From na, a chunk whose stored
+ * length is at least the max compressed length is stored uncompressed
+ * (Cassandra's CompressedChunkReader.Standard.readChunk).
+ */
+#ifndef BC_COMPRESSION_H
+#define BC_COMPRESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bc_reader.h"
+#include "bc_status.h"
+
+typedef enum bc_compressor
+{
+	BC_COMPRESSOR_NOOP = 0,		/* NoopCompressor */
+	BC_COMPRESSOR_LZ4,			/* LZ4Compressor: LE32 length + LZ4 block */
+	BC_COMPRESSOR_SNAPPY,		/* SnappyCompressor: raw snappy */
+	BC_COMPRESSOR_DEFLATE,		/* DeflateCompressor: zlib stream */
+	BC_COMPRESSOR_ZSTD,			/* ZstdCompressor: one zstd frame */
+	BC_COMPRESSOR_LZ4_DICTS,	/* ScyllaDB's LZ4WithDictsCompressor */
+	BC_COMPRESSOR_ZSTD_DICTS	/* ScyllaDB's ZstdWithDictsCompressor */
+} bc_compressor;
+
+typedef enum bc_chunk_checksum
+{
+	BC_CHUNK_CRC32 = 0,			/* ia .. ja, ma and later */
+	BC_CHUNK_ADLER32 = 1		/* jb .. lb */
+} bc_chunk_checksum;
+
+/* the size of a chunk's checksum in Data.db */
+#define BC_CHUNK_CHECKSUM 4
+
+/*
+ * A parsed CompressionInfo.db.  The pointers are into the caller's copy of
+ * the file, which must outlive this.
+ */
+typedef struct bc_compression_info
+{
+	bc_compressor compressor;
+	bc_chunk_checksum checksum;
+	const uint8_t *name;		/* the class name as stored (not NUL-ended) */
+	size_t		name_len;
+	int32_t		option_count;
+	const uint8_t *options;		/* the option pairs as stored */
+	size_t		options_len;
+	int32_t		chunk_length;	/* uncompressed bytes per chunk */
+	int32_t		max_compressed_length;	/* INT32_MAX when not stored */
+	int64_t		data_length;	/* of the uncompressed Data.db */
+	int32_t		chunk_count;
+	const uint8_t *offsets;		/* chunk_count big-endian longs */
+	uint64_t	data_file_size; /* of the compressed Data.db */
+	size_t		dictionary_len; /* ScyllaDB's dictionary, 0 when none */
+} bc_compression_info;
+
+/*
+ * Parse CompressionInfo.db (data, len) of an SSTable of the given version,
+ * whose Data.db has data_file_size bytes.  BC_ERR_COMPRESSION_TRUNCATED,
+ * BC_ERR_COMPRESSION_FORMAT, BC_ERR_COMPRESSION_UNSUPPORTED (a compressor
+ * bloomcass cannot read, the name is in out), BC_ERR_COMPRESSION_DICTIONARY
+ * or BC_ERR_VERSION_UNKNOWN.  The chunks' offsets are checked by
+ * bc_compression_chunk, when a chunk is read.
+ */
+bc_status	bc_compression_parse(const char *version, size_t version_len,
+								 const uint8_t *data, size_t len,
+								 uint64_t data_file_size,
+								 bc_compression_info *out);
+
+/* the option of that key, or NULL; *value_len its length */
+const uint8_t *bc_compression_option(const bc_compression_info *ci, const char *key,
+									 size_t *value_len);
+
+/*
+ * ScyllaDB's dictionary (options ".dictionary.00000000", ".dictionary.
+ * 00000001", ...) into buf, of ci->dictionary_len bytes.
+ */
+void		bc_compression_dictionary(const bc_compression_info *ci, uint8_t *buf);
+
+/*
+ * Chunk i of Data.db: its offset and stored length (without the checksum).
+ * BC_ERR_COMPRESSION_CHUNK when i is not a chunk, or the offsets give it no
+ * bytes or a checksum past the end of Data.db.
+ */
+bc_status	bc_compression_chunk(const bc_compression_info *ci, int64_t i,
+								 uint64_t *offset, size_t *stored_len);
+
+/* the uncompressed length of chunk i (the last one may be shorter) */
+size_t		bc_compression_chunk_data_len(const bc_compression_info *ci, int64_t i);
+
+/*
+ * The most bytes a chunk and its checksum can take in Data.db: the size of
+ * the compressed buffer of bc_compression_decode and bc_data_reader (the
+ * compressor's bound for chunk_length bytes).  0 when it does not fit a
+ * size_t.
+ */
+size_t		bc_compression_buffer_size(const bc_compression_info *ci);
+
+/*
+ * Check and decode chunk i: stored is its stored_len bytes then its 4-byte
+ * checksum (stored_len + 4 bytes); out gets its
+ * bc_compression_chunk_data_len bytes (out_cap at least that).  dict is
+ * ScyllaDB's dictionary (NULL and 0 without one).
+ * BC_ERR_COMPRESSION_CHECKSUM, BC_ERR_COMPRESSION_CORRUPT (the
+ * decompressor failed, or gave another length), BC_ERR_BUFFER.
+ */
+bc_status	bc_compression_decode(const bc_compression_info *ci, int64_t i,
+								  const uint8_t *stored, size_t stored_len,
+								  const uint8_t *dict, size_t dict_len,
+								  uint8_t *out, size_t out_cap);
+
+/*
+ * The uncompressed Data.db read through the caller's bc_reader, one chunk
+ * at a time in the caller's buffers: chunk of ci->chunk_length bytes and
+ * compressed of bc_compression_buffer_size(ci) bytes.  With ci NULL, Data.db
+ * is not compressed and is read as it is (no buffer needed).
+ */
+typedef struct bc_data_reader
+{
+	const bc_reader *file;
+	const bc_compression_info *ci;
+	const uint8_t *dict;
+	size_t		dict_len;
+	uint8_t    *chunk;
+	uint8_t    *compressed;
+	int64_t		cached;			/* the chunk in chunk, -1 for none */
+	size_t		cached_len;
+} bc_data_reader;
+
+bc_status	bc_data_reader_init(bc_data_reader *dr, const bc_reader *file,
+								const bc_compression_info *ci,
+								const uint8_t *dict, size_t dict_len,
+								uint8_t *chunk, size_t chunk_cap,
+								uint8_t *compressed, size_t compressed_cap);
+
+/* the uncompressed Data.db's length */
+uint64_t	bc_data_length(const bc_data_reader *dr);
+
+/*
+ * Bytes [offset, offset + len) of the uncompressed Data.db into buf: *got
+ * of them, fewer than len only at its end.  BC_ERR_READ when a read
+ * failed; the statuses of bc_compression_chunk and bc_compression_decode.
+ */
+bc_status	bc_data_read(bc_data_reader *dr, uint64_t offset, uint8_t *buf,
+						 size_t len, size_t *got);
+
+#endif							/* BC_COMPRESSION_H */
