@@ -84,5 +84,6 @@ void		suite_txn_log(void);
 void		suite_sstable_dir(void);
 void		suite_partitions(void);
 void		suite_scylladb(void);
+void		suite_walk(void);
 
 #endif

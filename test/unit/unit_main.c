@@ -251,6 +251,7 @@ main(int argc, char **argv)
 		{"health", suite_health},
 		{"partitions", suite_partitions},
 		{"scylladb", suite_scylladb},
+		{"walk", suite_walk},
 	};
 	size_t		i;
 
