@@ -85,5 +85,6 @@ void		suite_sstable_dir(void);
 void		suite_partitions(void);
 void		suite_scylladb(void);
 void		suite_walk(void);
+void		suite_key_range(void);
 
 #endif

@@ -252,6 +252,7 @@ main(int argc, char **argv)
 		{"partitions", suite_partitions},
 		{"scylladb", suite_scylladb},
 		{"walk", suite_walk},
+		{"key_range", suite_key_range},
 	};
 	size_t		i;
 
