@@ -19,7 +19,8 @@
 #include "bc_sstable_dir.h"
 #include "bc_sstable_name.h"
 
-/* folders deeper than this below the root are skipped (with a problem) */
+/* folders this many levels below the root, or deeper, are skipped (with a
+ * problem): "more than BC_WALK_MAX_DEPTH directories deep", the root counted */
 #define BC_WALK_MAX_DEPTH 32
 /* the largest transaction log read (real ones are a few kilobytes) */
 #define BC_WALK_MAX_TXN_LOG_BYTES ((size_t) 64 * 1024 * 1024)

@@ -90,6 +90,8 @@ void		suite_sstable_dir(void);	/* test_sstable_dir.c */
 void		suite_health(void);	/* test_health.c */
 void		suite_partitions(void);	/* test_partitions.c */
 void		suite_scylladb(void);
-void		suite_compression(void);
+void		suite_compression(void);	/* test_compression.c */
+void		suite_walk(void);	/* test_walk.c */
+void		suite_key_range(void);	/* test_key_range.c */
 
 #endif

@@ -262,6 +262,8 @@ main(int argc, char **argv)
 		{"partitions", suite_partitions},
 		{"scylladb", suite_scylladb},
 		{"compression", suite_compression},
+		{"walk", suite_walk},
+		{"key_range", suite_key_range},
 	};
 	size_t		i;
 
