@@ -31,6 +31,7 @@ CORE_SRCS = \
 	src/core/bc_index.c \
 	src/core/bc_key_range.c \
 	src/core/bc_keys.c \
+	src/core/bc_lookup.c \
 	src/core/bc_murmur3.c \
 	src/core/bc_partitions.c \
 	src/core/bc_sizing.c \

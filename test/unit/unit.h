@@ -93,5 +93,6 @@ void		suite_scylladb(void);
 void		suite_compression(void);	/* test_compression.c */
 void		suite_walk(void);	/* test_walk.c */
 void		suite_key_range(void);	/* test_key_range.c */
+void		suite_lookup(void);	/* test_lookup.c */
 
 #endif

@@ -264,6 +264,7 @@ main(int argc, char **argv)
 		{"compression", suite_compression},
 		{"walk", suite_walk},
 		{"key_range", suite_key_range},
+		{"lookup", suite_lookup},
 	};
 	size_t		i;
 

@@ -1,0 +1,381 @@
+/*
+ * bc_lookup.c - exact partition key lookups in a BIG SSTable.
+ *
+ * Cassandra finds a key the same way (BigTableReader.getPosition with
+ * Operator.EQ): IndexSummary.binarySearch gives the last sampled key at or
+ * before it, and Index.db is scanned from that sample's entry to the next
+ * sample's, entries being in the partitioner's order (DecoratedKey
+ * order).  A scan stops at the first entry past the key; each entry's
+ * promoted (row) index is skipped by its size, never read.  So a lookup
+ * reads O(log samples) small pieces of Summary.db and at most one sampling
+ * interval of Index.db, whatever the SSTable's size.
+ *
+ * Summary.db is searched in place (ja and later: its LE32 offsets give
+ * each sample's key and Index.db position); 1.2's list of samples (ia ..
+ * ic) has no offsets, so for those, as without Summary.db or for a
+ * partitioner whose order is not known here (LocalPartitioner orders by
+ * the key's type), Index.db is read from its start instead: still an exact
+ * answer, at the cost of the whole file.
+ */
+#include <string.h>
+
+#include "bc_endian.h"
+#include "bc_index.h"
+#include "bc_lookup.h"
+#include "bc_murmur3.h"
+#include "bc_private.h"
+
+bc_partitioner
+bc_partitioner_of(const char *name, size_t len)
+{
+	static const struct
+	{
+		const char *name;
+		bc_partitioner p;
+	}			known[] = {
+		{"Murmur3Partitioner", BC_PARTITIONER_MURMUR3},
+		{"RandomPartitioner", BC_PARTITIONER_RANDOM},
+		{"ByteOrderedPartitioner", BC_PARTITIONER_BYTE_ORDERED},
+	};
+	const char *dot = NULL;
+	size_t		i;
+
+	for (i = 0; i < len; i++)
+		if (name[i] == '.')
+			dot = name + i;
+	if (dot != NULL)
+	{
+		len -= (size_t) (dot + 1 - name);
+		name = dot + 1;
+	}
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strlen(known[i].name) == len && memcmp(known[i].name, name, len) == 0)
+			return known[i].p;
+	return BC_PARTITIONER_OTHER;
+}
+
+/* ByteBufferUtil.compareUnsigned */
+static int
+bytes_cmp(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
+{
+	size_t		n = a_len < b_len ? a_len : b_len;
+	int			c = n > 0 ? memcmp(a, b, n) : 0;
+
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	return a_len < b_len ? -1 : a_len > b_len ? 1 : 0;
+}
+
+/* RandomPartitioner's token: new BigInteger(md5).abs(), as 16 bytes */
+static void
+random_token(bc_md5_fn md5, const uint8_t *key, size_t len, uint8_t out[16])
+{
+	int			i;
+
+	md5(key, len, out);
+	if (out[0] & 0x80)
+	{
+		/* two's complement negation: invert, then add one */
+		int			carry = 1;
+
+		for (i = 15; i >= 0; i--)
+		{
+			int			v = (uint8_t) ~out[i] + carry;
+
+			out[i] = (uint8_t) v;
+			carry = v >> 8;
+		}
+	}
+}
+
+int
+bc_decorated_cmp(bc_partitioner p, bc_md5_fn md5,
+				 const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
+{
+	switch (p)
+	{
+		case BC_PARTITIONER_MURMUR3:
+			{
+				int64_t		ta = bc_token(a, a_len);
+				int64_t		tb = bc_token(b, b_len);
+
+				if (ta != tb)
+					return ta < tb ? -1 : 1;
+				break;
+			}
+		case BC_PARTITIONER_RANDOM:
+			if (md5 != NULL)
+			{
+				uint8_t		ta[16],
+							tb[16];
+				int			c;
+
+				random_token(md5, a, a_len, ta);
+				random_token(md5, b, b_len, tb);
+				c = memcmp(ta, tb, 16);
+				if (c != 0)
+					return c < 0 ? -1 : 1;
+				break;
+			}
+			return bytes_cmp(a, a_len, b, b_len) == 0 ? 0 : 2;
+		case BC_PARTITIONER_BYTE_ORDERED:
+			break;				/* the token is the key */
+		case BC_PARTITIONER_OTHER:
+			return bytes_cmp(a, a_len, b, b_len) == 0 ? 0 : 2;
+	}
+	return bytes_cmp(a, a_len, b, b_len);
+}
+
+/* a read of exactly len bytes (fewer only at the end), counted */
+static bc_status
+read_at(const bc_reader *r, uint64_t off, uint8_t *buf, size_t len, size_t *got,
+		uint64_t *reads, uint64_t *bytes)
+{
+	if (r->read(r->arg, off, buf, len, got) != 0)
+		return BC_ERR_READ;
+	(*reads)++;
+	*bytes += *got;
+	return BC_OK;
+}
+
+/*
+ * Sample i of a ja+ Summary.db whose region of region_len bytes starts at
+ * base: its key (into buf) and Index.db position.
+ */
+static bc_status
+summary_sample(const bc_reader *r, uint64_t base, uint64_t region_len, int32_t count,
+			   int32_t i, uint8_t *buf, size_t *key_len, uint64_t *position,
+			   bc_lookup_stats *stats)
+{
+	uint8_t		offs[8];
+	size_t		want = i + 1 < count ? 8 : 4;
+	size_t		got;
+	uint64_t	start,
+				end;
+	bc_status	st;
+
+	st = read_at(r, base + 4 * (uint64_t) i, offs, want, &got,
+				 &stats->summary_reads, &stats->summary_bytes);
+	if (st != BC_OK)
+		return st;
+	if (got != want)
+		return BC_ERR_SUMMARY_TRUNCATED;
+	/* the bounds bc_summary_parse checks for every sample */
+	start = (uint64_t) offs[0] | ((uint64_t) offs[1] << 8) |
+		((uint64_t) offs[2] << 16) | ((uint64_t) offs[3] << 24);
+	end = i + 1 < count ?
+		((uint64_t) offs[4] | ((uint64_t) offs[5] << 8) |
+		 ((uint64_t) offs[6] << 16) | ((uint64_t) offs[7] << 24)) : region_len;
+	if (start < (uint64_t) count * 4 || end > region_len || start > end ||
+		end - start < 8 || end - start - 8 > BC_INDEX_MAX_KEY)
+		return BC_ERR_SUMMARY_FORMAT;
+	st = read_at(r, base + start, buf, (size_t) (end - start), &got,
+				 &stats->summary_reads, &stats->summary_bytes);
+	if (st != BC_OK)
+		return st;
+	if (got != end - start)
+		return BC_ERR_SUMMARY_TRUNCATED;
+	*key_len = (size_t) (end - start - 8);
+	/* the position is written in the machine's order: little-endian */
+	*position = (uint64_t) buf[*key_len] | ((uint64_t) buf[*key_len + 1] << 8) |
+		((uint64_t) buf[*key_len + 2] << 16) | ((uint64_t) buf[*key_len + 3] << 24) |
+		((uint64_t) buf[*key_len + 4] << 32) | ((uint64_t) buf[*key_len + 5] << 40) |
+		((uint64_t) buf[*key_len + 6] << 48) | ((uint64_t) buf[*key_len + 7] << 56);
+	if (*position > (uint64_t) INT64_MAX)
+		return BC_ERR_SUMMARY_FORMAT;
+	return BC_OK;
+}
+
+/*
+ * The Index.db range [*from, *to) that holds key if any entry does, from a
+ * binary search of Summary.db (IndexSummary.binarySearch and
+ * getScanPositionFromBinarySearchResult); *absent when the key sorts
+ * before the first sample, the SSTable's first key.
+ */
+static bc_status
+summary_search(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn md5,
+			   const uint8_t *key, size_t key_len, uint8_t *buf,
+			   uint64_t *from, uint64_t *to, int *absent, bc_lookup_stats *stats)
+{
+	uint8_t		hdr[24];
+	size_t		hlen = era == BC_INDEX_ERA_20 ? 16 : 24;
+	size_t		got,
+				sk_len;
+	int32_t		count,
+				lo,
+				hi,
+				found = -1;
+	uint64_t	region,
+				pos;
+	bc_status	st;
+
+	st = read_at(r, 0, hdr, hlen, &got, &stats->summary_reads, &stats->summary_bytes);
+	if (st != BC_OK)
+		return st;
+	if (got != hlen)
+		return BC_ERR_SUMMARY_TRUNCATED;
+	/* IndexSummarySerializer.deserialize: the counts it allocates by */
+	if ((int32_t) bc_get_be32(hdr) < 1 || (int32_t) bc_get_be32(hdr + 4) < 0)
+		return BC_ERR_SUMMARY_FORMAT;
+	count = (int32_t) bc_get_be32(hdr + 4);
+	region = bc_get_be64(hdr + 8);
+	if (region > r->size - hlen)
+		return BC_ERR_SUMMARY_TRUNCATED;
+	if (region < (uint64_t) count * 12)
+		return BC_ERR_SUMMARY_FORMAT;
+
+	lo = 0;
+	hi = count - 1;
+	while (lo <= hi)
+	{
+		int32_t		mid = lo + (hi - lo) / 2;
+		int			c;
+
+		st = summary_sample(r, hlen, region, count, mid, buf, &sk_len, &pos, stats);
+		if (st != BC_OK)
+			return st;
+		c = bc_decorated_cmp(p, md5, key, key_len, buf, sk_len);
+		if (c == 0)
+		{
+			found = mid;
+			break;
+		}
+		if (c > 0)
+		{
+			found = mid;
+			lo = mid + 1;
+		}
+		else
+			hi = mid - 1;
+	}
+	*absent = found < 0;
+	if (found < 0)
+		return BC_OK;
+	st = summary_sample(r, hlen, region, count, found, buf, &sk_len, from, stats);
+	if (st != BC_OK)
+		return st;
+	*to = UINT64_MAX;
+	if (found + 1 < count)
+	{
+		st = summary_sample(r, hlen, region, count, found + 1, buf, &sk_len, to, stats);
+		if (st != BC_OK)
+			return st;
+		if (*to <= *from)
+			return BC_ERR_SUMMARY_FORMAT;
+	}
+	return BC_OK;
+}
+
+/*
+ * Index.db's entries from from (an entry's offset) to to: each key
+ * compared, each promoted index skipped by its size.
+ */
+static bc_status
+index_scan(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn md5,
+		   int ordered, const uint8_t *key, size_t key_len, uint64_t from, uint64_t to,
+		   uint8_t *buf, int *found, bc_lookup_stats *stats)
+{
+	uint64_t	off = from;
+
+	*found = 0;
+	while (off < to && off < r->size)
+	{
+		size_t		got,
+					klen,
+					n,
+					want;
+		uint64_t	position,
+					promoted;
+		const uint8_t *num;
+		int			c;
+		bc_status	st;
+
+		/* BE16 key length, the key, and room for the two numbers */
+		st = read_at(r, off, buf, 2, &got, &stats->index_reads, &stats->index_bytes);
+		if (st != BC_OK)
+			return st;
+		if (got != 2)
+			return BC_ERR_INDEX_TRUNCATED;
+		klen = ((size_t) buf[0] << 8) | buf[1];
+		want = klen + 18;
+		st = read_at(r, off + 2, buf, want, &got, &stats->index_reads, &stats->index_bytes);
+		if (st != BC_OK)
+			return st;
+		if (got < klen)
+			return BC_ERR_INDEX_TRUNCATED;
+		num = buf + klen;
+		n = got - klen;
+		if (era == BC_INDEX_ERA_30)
+		{
+			int			e1,
+						e2;
+
+			/* RowIndexEntry.Serializer: unsigned vints */
+			if (n < 1 || n < (size_t) (1 + (e1 = bc_uvint_extra(num[0]))))
+				return BC_ERR_INDEX_TRUNCATED;
+			position = bc_uvint_decode(num, e1);
+			if (n < (size_t) (1 + e1) + 1 ||
+				n < (size_t) (1 + e1) + (size_t) (1 + (e2 = bc_uvint_extra(num[1 + e1]))))
+				return BC_ERR_INDEX_TRUNCATED;
+			promoted = bc_uvint_decode(num + 1 + e1, e2);
+			n = (size_t) (2 + e1 + e2);
+		}
+		else
+		{
+			if (n < 12)
+				return BC_ERR_INDEX_TRUNCATED;
+			position = bc_get_be64(num);
+			promoted = bc_get_be32(num + 8);
+			n = 12;
+		}
+		if (position > (uint64_t) INT64_MAX || promoted > r->size)
+			return BC_ERR_INDEX_LENGTH;
+		stats->index_entries++;
+
+		c = bc_decorated_cmp(p, md5, buf, klen, key, key_len);
+		if (c == 0)
+		{
+			*found = 1;
+			return BC_OK;
+		}
+		if (ordered && c > 0)
+			return BC_OK;		/* past the key: it is not there */
+		off += 2 + klen + n + promoted;
+	}
+	return BC_OK;
+}
+
+bc_status
+bc_big_lookup(const bc_reader *summary, const bc_reader *index,
+			  const char *version, size_t version_len,
+			  bc_partitioner p, bc_md5_fn md5,
+			  const uint8_t *key, size_t key_len,
+			  uint8_t *scratch, int *found, bc_lookup_stats *stats)
+{
+	bc_index_era era;
+	bc_status	st;
+	int			ordered = p != BC_PARTITIONER_OTHER &&
+		!(p == BC_PARTITIONER_RANDOM && md5 == NULL);
+	uint64_t	from = 0,
+				to = UINT64_MAX;
+
+	memset(stats, 0, sizeof(*stats));
+	*found = 0;
+	st = bc_index_era_lookup(version, version_len, &era);
+	if (st != BC_OK)
+		return st;
+	if (key_len > BC_INDEX_MAX_KEY)
+		return BC_OK;			/* Index.db cannot hold such a key */
+	if (summary != NULL && ordered && era != BC_INDEX_ERA_12)
+	{
+		int			absent;
+
+		stats->bounded = 1;
+		st = summary_search(summary, era, p, md5, key, key_len, scratch,
+							&from, &to, &absent, stats);
+		if (st != BC_OK || absent)
+			return st;
+	}
+	return index_scan(index, era, p, md5, ordered, key, key_len, from, to,
+					  scratch, found, stats);
+}

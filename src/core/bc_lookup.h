@@ -1,0 +1,75 @@
+/*
+ * bc_lookup.h - exact partition key lookups in a BIG SSTable (bc_lookup.c):
+ * the order of partition keys under a partitioner, and the search
+ * Cassandra's BigTableReader.getPosition makes for an exact key: a binary
+ * search of Summary.db's samples (IndexSummary.binarySearch), then one
+ * sampling interval of Index.db, reading each entry's key and skipping its
+ * promoted index without reading it.  Everything is read through the
+ * caller's bc_reader, a few small reads at a time.
+ */
+#ifndef BC_LOOKUP_H
+#define BC_LOOKUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bc_reader.h"
+#include "bc_status.h"
+
+/* the partitioners whose key order the lookups know */
+typedef enum bc_partitioner
+{
+	BC_PARTITIONER_OTHER = 0,	/* LocalPartitioner, OrderPreserving..., unknown */
+	BC_PARTITIONER_MURMUR3,		/* Murmur3Partitioner: LongToken */
+	BC_PARTITIONER_RANDOM,		/* RandomPartitioner: abs(MD5) BigIntegerToken */
+	BC_PARTITIONER_BYTE_ORDERED /* ByteOrderedPartitioner: BytesToken */
+} bc_partitioner;
+
+/* the partitioner of a class name (with or without its package) */
+bc_partitioner bc_partitioner_of(const char *name, size_t len);
+
+/* MD5 of data into out, for RandomPartitioner: the caller's library */
+typedef void (*bc_md5_fn) (const void *data, size_t len, uint8_t out[16]);
+
+/*
+ * Cassandra's DecoratedKey.compareTo under partitioner p: the tokens, then
+ * the key bytes unsigned.  md5 is used for BC_PARTITIONER_RANDOM only.
+ * Negative, zero or positive as a sorts before, with or after b; for
+ * BC_PARTITIONER_OTHER (and RANDOM without md5) 0 unless the keys are
+ * different, then 2: no order is known.
+ */
+int			bc_decorated_cmp(bc_partitioner p, bc_md5_fn md5,
+							 const uint8_t *a, size_t a_len,
+							 const uint8_t *b, size_t b_len);
+
+/* what a lookup read: counts that do not depend on the machine */
+typedef struct bc_lookup_stats
+{
+	uint64_t	summary_reads;	/* reads of Summary.db */
+	uint64_t	summary_bytes;
+	uint64_t	index_reads;	/* reads of Index.db */
+	uint64_t	index_bytes;
+	uint64_t	index_entries;	/* Index.db entries whose key was compared */
+	int			bounded;		/* 1: Summary.db searched; 0: Index.db read
+								 * from its start (no Summary.db, a
+								 * partitioner of unknown order, or 1.2) */
+} bc_lookup_stats;
+
+/* scratch bytes a lookup needs: one Summary.db or Index.db entry */
+#define BC_LOOKUP_SCRATCH ((size_t) 65536 + 64)
+
+/*
+ * Whether the BIG SSTable of the given version holds partition key key:
+ * *found 1 or 0.  summary may be NULL (no Summary.db: Index.db is read from
+ * its start, as for a partitioner whose order is not known).  scratch is
+ * BC_LOOKUP_SCRATCH bytes of the caller's.  BC_ERR_READ when a read
+ * failed; the Index.db and Summary.db statuses for malformed files;
+ * BC_ERR_INDEX_BTI for a trie-indexed version.
+ */
+bc_status	bc_big_lookup(const bc_reader *summary, const bc_reader *index,
+						  const char *version, size_t version_len,
+						  bc_partitioner p, bc_md5_fn md5,
+						  const uint8_t *key, size_t key_len,
+						  uint8_t *scratch, int *found, bc_lookup_stats *stats);
+
+#endif							/* BC_LOOKUP_H */

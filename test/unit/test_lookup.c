@@ -1,0 +1,294 @@
+/*
+ * test_lookup.c - exact key lookups in BIG SSTables (bc_lookup.c): every
+ * key of every real SSTable of test/data/sstables with an Index.db is
+ * found, keys next to them are not, through the Summary.db search where
+ * the partitioner's order is known and through a scan of Index.db where it
+ * is not; what a lookup reads stays within one sampling interval; the
+ * partitioners' key order against Index.db's own order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_index.h"
+#include "bc_lookup.h"
+#include "bc_murmur3.h"
+#include "bc_reader.h"
+#include "bc_status.h"
+#include "bc_summary.h"
+#include "unit.h"
+#include "unit_sstables.h"
+
+typedef struct mem_file
+{
+	const uint8_t *data;
+	size_t		len;
+	long		fail_at;		/* the read that fails (0: none) */
+	long		reads;
+} mem_file;
+
+static int
+mem_read(void *arg, uint64_t off, uint8_t *buf, size_t len, size_t *got)
+{
+	mem_file   *m = arg;
+
+	if (++m->reads == m->fail_at)
+		return 1;
+	*got = 0;
+	if (off < m->len)
+	{
+		*got = m->len - (size_t) off < len ? m->len - (size_t) off : len;
+		memcpy(buf, m->data + off, *got);
+	}
+	return 0;
+}
+
+static void
+mem_reader(mem_file *m, const uint8_t *data, size_t len, bc_reader *r)
+{
+	memset(m, 0, sizeof(*m));
+	m->data = data;
+	m->len = len;
+	r->read = mem_read;
+	r->arg = m;
+	r->size = len;
+}
+
+/* whether key is one of the entries' */
+static int
+has_entry(const unit_entries *kl, const uint8_t *key, size_t len)
+{
+	size_t		i;
+
+	for (i = 0; i < kl->n; i++)
+		if (kl->e[i].key_len == len && (len == 0 || memcmp(kl->e[i].key, key, len) == 0))
+			return 1;
+	return 0;
+}
+
+typedef struct counts
+{
+	long		sstables;
+	long		bounded;
+	long		lookups;
+	long		absent;
+} counts;
+
+static void
+check_sstable(const char *what, const char *version, const char *partitioner,
+			  const uint8_t *index, size_t index_len,
+			  const uint8_t *summary, size_t summary_len, counts *cnt)
+{
+	unit_entries kl = {0, 0, NULL};
+	uint64_t	n;
+	bc_status	st;
+	bc_partitioner p = bc_partitioner_of(partitioner, strlen(partitioner));
+	bc_summary	sum;
+	uint64_t	interval = 0;
+	uint8_t    *scratch = malloc(BC_LOOKUP_SCRATCH);
+	uint8_t    *probe = malloc(BC_INDEX_MAX_KEY + 2);
+	size_t		i;
+	int			ordered_ok = 1;
+	int			pass;
+
+	st = bc_index_parse(version, 2, index, index_len, unit_collect_entry, &kl, &n);
+	CHECK(st == BC_OK, "%s: Index.db: %s", what, bc_status_message(st));
+	if (st != BC_OK)
+		goto out;
+	if (summary != NULL &&
+		bc_summary_parse(version, 2, summary, summary_len, &sum) == BC_OK)
+		interval = (uint64_t) sum.min_index_interval * 128 / (uint64_t) sum.sampling_level;
+	cnt->sstables++;
+
+	/* Index.db is in the partitioner's order (when it has one here) */
+	if (p != BC_PARTITIONER_OTHER && p != BC_PARTITIONER_RANDOM)
+		for (i = 1; i < kl.n; i++)
+			if (bc_decorated_cmp(p, NULL, kl.e[i - 1].key, kl.e[i - 1].key_len,
+								 kl.e[i].key, kl.e[i].key_len) >= 0)
+				ordered_ok = 0;
+	CHECK(ordered_ok, "%s: Index.db not in %s order", what, partitioner);
+
+	/* pass 0: as the SSTable says; pass 1: no order known (Index.db scan) */
+	for (pass = 0; pass < 2; pass++)
+	{
+		bc_partitioner pp = pass == 0 ? p : BC_PARTITIONER_OTHER;
+		int			all_found = 1,
+					all_right = 1,
+					within = 1,
+					bounded = 1;
+
+		for (i = 0; i < kl.n; i++)
+		{
+			mem_file	mi,
+						ms;
+			bc_reader	ri,
+						rs;
+			bc_lookup_stats stats;
+			int			found,
+						k;
+			size_t		len = kl.e[i].key_len;
+
+			/* the key itself, then keys next to it */
+			for (k = 0; k < 4; k++)
+			{
+				size_t		plen = len;
+
+				memcpy(probe, kl.e[i].key, len);
+				if (k == 1)
+					probe[plen++] = 0;	/* one byte longer */
+				else if (k == 2 && len > 0)
+					plen--;		/* one byte shorter */
+				else if (k == 3 && len > 0)
+					probe[len - 1] ^= 0x01;	/* last byte changed */
+				mem_reader(&mi, index, index_len, &ri);
+				mem_reader(&ms, summary, summary_len, &rs);
+				st = bc_big_lookup(summary ? &rs : NULL, &ri, version, 2, pp, NULL,
+								   probe, plen, scratch, &found, &stats);
+				if (st != BC_OK)
+				{
+					CHECK(0, "%s: lookup %zu/%d: %s", what, i, k, bc_status_message(st));
+					goto out;
+				}
+				cnt->lookups++;
+				if (k == 0 && !found)
+					all_found = 0;
+				if (found != has_entry(&kl, probe, plen))
+					all_right = 0;
+				if (k > 0 && !found)
+					cnt->absent++;
+				if (stats.bounded)
+				{
+					cnt->bounded++;
+					/* one sampling interval, and the entry past it */
+					if (stats.index_entries > interval + 1)
+						within = 0;
+				}
+				else if (pp != BC_PARTITIONER_OTHER && summary != NULL &&
+						 strcmp(version, "ia") > 0 && strcmp(version, "ic") > 0 &&
+						 !(pp == BC_PARTITIONER_RANDOM))
+					bounded = 0;
+			}
+		}
+		CHECK(all_found, "%s (pass %d): a key of Index.db not found", what, pass);
+		CHECK(all_right, "%s (pass %d): an answer differs from Index.db's keys", what, pass);
+		CHECK(within, "%s (pass %d): a lookup read more than one interval (%llu)", what,
+			  pass, (unsigned long long) interval);
+		CHECK(bounded, "%s (pass %d): Summary.db not searched", what, pass);
+	}
+out:
+	free(kl.e);
+	free(scratch);
+	free(probe);
+}
+
+/* crafted: failures, a trie version, a key too long, an empty Index.db */
+static void
+check_crafted(void)
+{
+	static const uint8_t idx[] = {
+		0, 1, 'a', 0, 0,		/* ma+: key "a", position 0, no promoted index */
+		0, 1, 'b', 10, 0,
+	};
+	uint8_t    *scratch = malloc(BC_LOOKUP_SCRATCH);
+	mem_file	m;
+	bc_reader	r;
+	bc_lookup_stats stats;
+	int			found;
+	bc_status	st;
+
+	mem_reader(&m, idx, sizeof(idx), &r);
+	st = bc_big_lookup(NULL, &r, "nb", 2, BC_PARTITIONER_BYTE_ORDERED, NULL,
+					   (const uint8_t *) "b", 1, scratch, &found, &stats);
+	CHECK(st == BC_OK && found && stats.index_entries == 2 && !stats.bounded,
+		  "crafted: b: %s found %d entries %llu", bc_status_message(st), found,
+		  (unsigned long long) stats.index_entries);
+	mem_reader(&m, idx, sizeof(idx), &r);
+	st = bc_big_lookup(NULL, &r, "nb", 2, BC_PARTITIONER_BYTE_ORDERED, NULL,
+					   (const uint8_t *) "ab", 2, scratch, &found, &stats);
+	CHECK(st == BC_OK && !found && stats.index_entries == 2,
+		  "crafted: ab stops at b: %s found %d entries %llu", bc_status_message(st),
+		  found, (unsigned long long) stats.index_entries);
+	mem_reader(&m, idx, sizeof(idx), &r);
+	m.fail_at = 3;
+	st = bc_big_lookup(NULL, &r, "nb", 2, BC_PARTITIONER_BYTE_ORDERED, NULL,
+					   (const uint8_t *) "b", 1, scratch, &found, &stats);
+	CHECK(st == BC_ERR_READ && !found, "crafted: a failed read: %s", bc_status_message(st));
+	mem_reader(&m, idx, sizeof(idx) - 1, &r);
+	st = bc_big_lookup(NULL, &r, "nb", 2, BC_PARTITIONER_OTHER, NULL,
+					   (const uint8_t *) "c", 1, scratch, &found, &stats);
+	CHECK(st == BC_ERR_INDEX_TRUNCATED, "crafted: cut entry: %s", bc_status_message(st));
+	mem_reader(&m, idx, sizeof(idx), &r);
+	st = bc_big_lookup(NULL, &r, "da", 2, BC_PARTITIONER_MURMUR3, NULL,
+					   (const uint8_t *) "b", 1, scratch, &found, &stats);
+	CHECK(st == BC_ERR_INDEX_BTI, "crafted: da: %s", bc_status_message(st));
+	mem_reader(&m, idx, 0, &r);
+	st = bc_big_lookup(NULL, &r, "nb", 2, BC_PARTITIONER_MURMUR3, NULL,
+					   (const uint8_t *) "b", 1, scratch, &found, &stats);
+	CHECK(st == BC_OK && !found && stats.index_entries == 0, "crafted: empty Index.db");
+
+	CHECK(bc_partitioner_of("org.apache.cassandra.dht.Murmur3Partitioner", 43) ==
+		  BC_PARTITIONER_MURMUR3 &&
+		  bc_partitioner_of("RandomPartitioner", 17) == BC_PARTITIONER_RANDOM &&
+		  bc_partitioner_of("org.apache.cassandra.dht.ByteOrderedPartitioner", 47) ==
+		  BC_PARTITIONER_BYTE_ORDERED &&
+		  bc_partitioner_of("org.apache.cassandra.dht.LocalPartitioner", 41) ==
+		  BC_PARTITIONER_OTHER, "partitioner names");
+	/* Murmur3: token order first (bc_token), then the bytes */
+	{
+		const uint8_t *a = (const uint8_t *) "user1",
+				   *b = (const uint8_t *) "user2";
+		int			want = bc_token(a, 5) < bc_token(b, 5) ? -1 : 1;
+
+		CHECK(bc_decorated_cmp(BC_PARTITIONER_MURMUR3, NULL, a, 5, b, 5) == want &&
+			  bc_decorated_cmp(BC_PARTITIONER_MURMUR3, NULL, b, 5, a, 5) == -want &&
+			  bc_decorated_cmp(BC_PARTITIONER_MURMUR3, NULL, a, 5, a, 5) == 0 &&
+			  bc_decorated_cmp(BC_PARTITIONER_BYTE_ORDERED, NULL, a, 5, b, 5) == -1 &&
+			  bc_decorated_cmp(BC_PARTITIONER_BYTE_ORDERED, NULL, a, 4, a, 5) == -1 &&
+			  bc_decorated_cmp(BC_PARTITIONER_OTHER, NULL, a, 5, b, 5) == 2 &&
+			  bc_decorated_cmp(BC_PARTITIONER_RANDOM, NULL, a, 5, a, 5) == 0,
+			  "decorated key order");
+	}
+	free(scratch);
+}
+
+void
+suite_lookup(void)
+{
+	unit_tsv	t;
+	char	   *f[40];
+	int			nf;
+	counts		cnt = {0, 0, 0, 0};
+
+	check_crafted();
+	if (unit_tsv_open(&t, "sstables/MANIFEST.tsv") != 0)
+		return;
+	unit_tsv_next(&t, f, 40);	/* header */
+	while ((nf = unit_tsv_next(&t, f, 40)) >= 0)
+	{
+		char		rel[4096],
+					what[4096];
+		uint8_t    *index,
+				   *summary;
+		size_t		index_len,
+					summary_len = 0;
+
+		if (nf < 28 || strcmp(f[3], "big") != 0 || strlen(f[2]) != 2 || f[2][0] < 'i')
+			continue;
+		snprintf(what, sizeof(what), "%s/%s", f[0], f[1]);
+		snprintf(rel, sizeof(rel), "sstables/%s/%s-Index.db", f[0], f[1]);
+		index = unit_read_file(unit_path(rel), &index_len);
+		if (index == NULL)
+			continue;
+		snprintf(rel, sizeof(rel), "sstables/%s/%s-Summary.db", f[0], f[1]);
+		summary = unit_read_file(unit_path(rel), &summary_len);
+		check_sstable(what, f[2], f[8], index, index_len, summary, summary_len, &cnt);
+		free(index);
+		free(summary);
+	}
+	unit_tsv_close(&t);
+	/* every BIG SSTable bloomcass reads (test_index.c counts them too) */
+	CHECK(cnt.sstables == 142, "%ld SSTables looked up in, not 142", cnt.sstables);
+	CHECK(cnt.bounded > cnt.lookups / 4, "only %ld of %ld lookups searched Summary.db",
+		  cnt.bounded, cnt.lookups);
+	printf("  lookup: %ld SSTables, %ld lookups (%ld absent, %ld through Summary.db)\n",
+		   cnt.sstables, cnt.lookups, cnt.absent, cnt.bounded);
+}
