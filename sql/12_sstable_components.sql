@@ -100,6 +100,55 @@ WHERE got_first IS DISTINCT FROM first_key OR got_last IS DISTINCT FROM last_key
 ORDER BY sstable COLLATE "C";
 
 ------------------------------------------------------------------------------
+-- ScyllaDB's quirks, made from the real files: older ScyllaDB releases
+-- list Statistics.db's table of contents in their own order (types 2, 0, 1
+-- or 3, 2, 0, 1, each offset where it was), read by Cassandra 2.1 - 3.x and
+-- ScyllaDB, which seek to each offset; ScyllaDB writes 0 as Summary.db's
+-- size at full sampling, which no reader checks.  Both give the facts of
+-- the original.  With CRC32s (na and later) Cassandra reads the components
+-- in table order, so such a table is refused there (here its CRC32, not
+-- recomputed, fails first).
+------------------------------------------------------------------------------
+CREATE TEMP TABLE sq_stats AS
+SELECT s.sstable, s.version, s.stats_layout, d.orig,
+       -- entry k (0-based) starts at byte e + 8 k (1-based)
+       substr(d.orig, 1, d.e - 1)
+       || CASE WHEN d.n = 3
+               THEN substr(d.orig, d.e + 16, 8) || substr(d.orig, d.e, 8) || substr(d.orig, d.e + 8, 8)
+               ELSE substr(d.orig, d.e + 24, 8) || substr(d.orig, d.e + 16, 8) || substr(d.orig, d.e, 8)
+                    || substr(d.orig, d.e + 8, 8) END
+       || substr(d.orig, d.e + 8 * d.n) AS reordered
+FROM sc s
+CROSS JOIN LATERAL (SELECT f.orig, get_byte(f.orig, 3) AS n,
+                           CASE s.stats_layout WHEN 'toc' THEN 5 ELSE 9 END AS e
+                    FROM (SELECT test_file(s.rel || 'Statistics.db') AS orig) f) d
+WHERE 'Statistics.db' = ANY (s.components) AND s.stats_layout IN ('toc', 'toc+crc');
+
+SELECT stats_layout, count(*) AS files,
+       count(*) FILTER (WHERE reordered = orig) AS unchanged,
+       count(*) FILTER (WHERE t.state = '00000' AND t.result = (SELECT r::text FROM cassandra_statistics(orig, version) r))
+           AS same_facts,
+       string_agg(DISTINCT t.state || CASE WHEN t.state = '00000' THEN '' ELSE ': ' || t.message END, '; ') AS outcomes
+FROM sq_stats
+CROSS JOIN LATERAL try_sql(format('SELECT r::text FROM cassandra_statistics(%L::bytea, $1) r', reordered), version) t
+GROUP BY 1 ORDER BY 1;
+
+CREATE TEMP TABLE sq_summary AS
+SELECT s.sstable, s.version, d.orig, overlay(d.orig placing '\x00000000'::bytea from 21) AS zeroed
+FROM sc s CROSS JOIN LATERAL (SELECT test_file(s.rel || 'Summary.db') AS orig) d
+WHERE 'Summary.db' = ANY (s.components) AND s.version >= 'ka';
+
+SELECT count(*) AS files,
+       count(*) FILTER (WHERE z.size_at_full_sampling = 0) AS size_zero,
+       count(*) FILTER (WHERE (z.min_index_interval, z.sampled_entries, z.sampling_level, z.first_key, z.last_key)
+                              = (o.min_index_interval, o.sampled_entries, o.sampling_level, o.first_key, o.last_key))
+           AS same_facts,
+       count(*) FILTER (WHERE o.size_at_full_sampling >= o.sampled_entries) AS original_size_at_least_entries
+FROM sq_summary q
+CROSS JOIN LATERAL cassandra_summary(q.orig, q.version) o
+CROSS JOIN LATERAL cassandra_summary(q.zeroed, q.version) z;
+
+------------------------------------------------------------------------------
 -- Index.db: every key from the file, streamed (cassandra_sstable_keys), and
 -- from its bytes (cassandra_index_keys), in file order
 ------------------------------------------------------------------------------

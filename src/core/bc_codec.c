@@ -26,14 +26,29 @@ bc_filterdb_check(const uint8_t *data, size_t len, int64_t max_words,
 		return BC_ERR_SHORT_HEADER;
 	k = (int32_t) bc_get_be32(data);
 	w = (int32_t) bc_get_be32(data + 4);
+
+	/*
+	 * Cassandra's BloomFilterSerializer.deserialize takes any hash count;
+	 * refused here because a filter with one outside 1..21 cannot be used
+	 * (bc_filter.h: k <= 0 answers "present" for every key, k > 21 fails
+	 * Cassandra's lookup).
+	 */
 	if (k < BC_MIN_HASH_COUNT || k > BC_MAX_HASH_COUNT)
 		return BC_ERR_HASH_COUNT;
+	/* OffHeapBitSet.deserialize allocates readInt() * 8 bytes: a negative
+	 * count fails; an empty filter is one no writer makes (sizing gives at
+	 * least one word) and answers nothing */
 	if (w <= 0)
 		return BC_ERR_WORD_COUNT;
+	/* OffHeapBitSet.deserialize reads 8 * w bytes (EOF before) and ignores
+	 * any after them; refused here all the same: the image is stored and
+	 * exported whole, and a header that does not match its file is a
+	 * damaged or misnamed Filter.db whose answers would be wrong */
 	if ((uint64_t) (len - BC_FILTERDB_HEADER) < (uint64_t) w * 8)
 		return BC_ERR_TRUNCATED;
 	if ((uint64_t) (len - BC_FILTERDB_HEADER) > (uint64_t) w * 8)
 		return BC_ERR_TRAILING;
+	/* not a reader's rule: PostgreSQL's 1 GB value limit */
 	if ((int64_t) w > max_words)
 		return BC_ERR_EXCEEDS_VALUE_LIMIT;
 	*hash_count = k;

@@ -11,9 +11,10 @@
  *   - ia .. jb (Cassandra 1.2, 2.0): one record, SSTableMetadata, with the
  *     partitioner inside it;
  *   - ka .. me (2.1 - 3.11, ScyllaDB's ms / mt): a table of contents (BE32
- *     count, then BE32 type and BE32 offset per component, sorted by type),
- *     then the components: 0 validation (partitioner, fp_chance),
- *     1 compaction, 2 stats, 3 serialization header (ma and later);
+ *     count, then BE32 type and BE32 offset per component; Cassandra sorts
+ *     it by type, older ScyllaDB releases did not: parse_toc), then the
+ *     components: 0 validation (partitioner, fp_chance), 1 compaction,
+ *     2 stats, 3 serialization header (ma and later);
  *   - na and later, BTI (da) and DataStax's bb: the same with CRC32s: one
  *     after the count, one (continuing the first) after the table, and one
  *     after each component, over that component's bytes.
@@ -497,6 +498,35 @@ crc32_update(uint32_t crc, const uint8_t *p, size_t n)
 	return ~crc;
 }
 
+/*
+ * The table of contents and the components it points at.
+ *
+ * Cassandra writes the entries sorted by type and the components back to
+ * back in that order, right after the table (MetadataSerializer.serialize);
+ * so does ScyllaDB today (sstables.cc, populate_statistics_offsets), but
+ * older releases wrote the components in type order and listed the
+ * entries in hash-map order (e.g. types 3, 2, 0, 1 at ascending types'
+ * offsets; scylladb issue 3937, found in its test/resource SSTables of
+ * ka, la and mc).  The readers differ:
+ *
+ *   - Cassandra 2.1 - 3.x (MetadataSerializer.deserialize) read the table
+ *     into a map and seek to each component's offset;
+ *   - ScyllaDB (sstables.cc, parse of statistics) sorts the entries by type
+ *     and seeks to each offset;
+ *   - Cassandra 4.0 and later (MetadataSerializer.deserialize, the only
+ *     reader of the checksummed layout) read the components one after the
+ *     other in table order, each offsets[i + 1] - offsets[i] bytes long
+ *     (the last up to the end of the file), its last four bytes a CRC32 of
+ *     the rest: an entry whose offset is below its predecessor's gives a
+ *     negative length, an exception.
+ *
+ * So without CRC32s (ka .. me, ms, mt) the entries may come in any order
+ * and the first component may start after the table; with them the offsets
+ * must ascend in table order (any type order) from the end of the table,
+ * as the CRC32s are only defined then.  Either way each component is
+ * bounded by the next higher offset (or the end of the file), so no read
+ * leaves its component, and no two components share a byte.
+ */
 static bc_status
 parse_toc(const uint8_t *data, size_t len, const char *version,
 		  stats_kind kind, bc_statistics *out)
@@ -505,15 +535,26 @@ parse_toc(const uint8_t *data, size_t len, const char *version,
 	uint32_t	ntypes = kind == SK_TOC ? 3 : 4;
 	uint32_t	count,
 				i,
+				j,
 				types[4],
-				offsets[4];
+				offsets[4],
+				order[4] = {0, 0, 0, 0};
 	size_t		toc_end;
 	int			seen[4] = {0, 0, 0, 0};
 
 	if (len < 4)
 		return BC_ERR_STATS_TRUNCATED;
 	count = bc_get_be32(data);
-	/* every type at most once: more than ntypes entries cannot be right */
+
+	/*
+	 * Every type at most once, so at most ntypes entries.  Cassandra's
+	 * readers fail on no entry (4.0+: lengths[count - 1]; 3.x: no stats)
+	 * and on a type beyond MetadataType.values() (2.1 and 2.2 have three);
+	 * ScyllaDB refuses a serialization header before mc and an unknown
+	 * type ("Invalid metadata type at Statistics file").  A repeated type
+	 * is refused although the readers' maps keep the last one: no writer
+	 * repeats one, and its bytes would be read twice.
+	 */
 	if (count < 1 || count > ntypes)
 		return BC_ERR_STATS_TOC;
 	toc_end = 4 + 8 * (size_t) count + (crc ? 8 : 0);
@@ -521,7 +562,8 @@ parse_toc(const uint8_t *data, size_t len, const char *version,
 		return BC_ERR_STATS_TRUNCATED;
 	if (crc)
 	{
-		/* first CRC over the count, the second continues over the table */
+		/* Cassandra 4.0+ (maybeValidateChecksum): the first CRC over the
+		 * count, the second continues over the table as it is stored */
 		uint32_t	c1 = crc32_update(0, data, 4);
 
 		if (bc_get_be32(data + 4) != c1 ||
@@ -535,25 +577,47 @@ parse_toc(const uint8_t *data, size_t len, const char *version,
 
 		types[i] = bc_get_be32(e);
 		offsets[i] = bc_get_be32(e + 4);
-		/* Cassandra writes the components sorted by type, back to back,
-		 * right after the table */
-		if (types[i] >= ntypes || (i > 0 && types[i] <= types[i - 1]))
+		if (types[i] >= ntypes || seen[types[i]])
 			return BC_ERR_STATS_TOC;
-		if (i == 0 ? offsets[i] != toc_end : offsets[i] <= offsets[i - 1])
+		seen[types[i]] = 1;
+		/* checksummed: Cassandra 4.0+ reads them in table order */
+		if (crc && (i == 0 ? offsets[i] != toc_end : offsets[i] <= offsets[i - 1]))
 			return BC_ERR_STATS_TOC;
 	}
-	if (offsets[count - 1] > len)
+
+	/* the entries by offset (at most four: insertion sort) */
+	for (i = 0; i < count; i++)
+	{
+		for (j = i; j > 0 && offsets[order[j - 1]] > offsets[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+
+	/*
+	 * A component inside the table, or two at one offset, would read bytes
+	 * that are not (only) its own: no writer does that, and what it would
+	 * give is not the component's value.  An offset past the end is a
+	 * truncated file (the readers fail at end of file).
+	 */
+	if (offsets[order[0]] < toc_end)
+		return BC_ERR_STATS_TOC;
+	for (i = 1; i < count; i++)
+		if (offsets[order[i]] == offsets[order[i - 1]])
+			return BC_ERR_STATS_TOC;
+	if (offsets[order[count - 1]] > len)
 		return BC_ERR_STATS_TRUNCATED;
 
 	for (i = 0; i < count; i++)
 	{
-		size_t		start = offsets[i],
-					stop = i + 1 < count ? offsets[i + 1] : len;
+		uint32_t	k = order[i];
+		size_t		start = offsets[k],
+					stop = i + 1 < count ? offsets[order[i + 1]] : len;
 		cursor		c;
 		bc_status	st = BC_OK;
 
 		if (crc)
 		{
+			/* Cassandra 4.0+: a CRC32 of the component after it */
 			if (stop - start < 4)
 				return BC_ERR_STATS_TRUNCATED;
 			stop -= 4;
@@ -562,7 +626,7 @@ parse_toc(const uint8_t *data, size_t len, const char *version,
 		}
 		c.p = data + start;
 		c.end = data + stop;
-		switch (types[i])
+		switch (types[k])
 		{
 			case MT_VALIDATION:
 				st = parse_validation(&c, out);
@@ -578,8 +642,15 @@ parse_toc(const uint8_t *data, size_t len, const char *version,
 		}
 		if (st != BC_OK)
 			return st;
-		seen[types[i]] = 1;
 	}
+
+	/*
+	 * Cassandra's SSTableReader needs the stats (and from 3.0, storeRows,
+	 * the header: "assert header != null"); ScyllaDB's sstable::load does
+	 * too (stats and serialization header for mc+).  Validation is what
+	 * gives the partitioner and fp_chance that bloomcass reports; every
+	 * writer writes it, so a file without it is refused.
+	 */
 	if (!seen[MT_VALIDATION] || !seen[MT_STATS] ||
 		(kind != SK_TOC && !seen[MT_HEADER]))
 		return BC_ERR_STATS_MISSING;

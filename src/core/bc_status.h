@@ -69,7 +69,8 @@ typedef enum bc_status
 	BC_ERR_CURSOR_STATE,		/* cursor used out of turn or after an error */
 	BC_ERR_SUMMARY_TRUNCATED,	/* Summary.db shorter than it says */
 	BC_ERR_SUMMARY_FORMAT,		/* impossible Summary.db header or offsets */
-	BC_ERR_SUMMARY_TRAILING,	/* bytes after the last key (ma and later) */
+	BC_ERR_SUMMARY_TRAILING,	/* no longer returned: bytes after the last
+								 * key are ignored, as the readers do */
 
 	/* transaction logs (bc_txn_log.c) */
 	BC_ERR_TXN_RECORD,			/* not a transaction log record */

@@ -18,7 +18,15 @@
  * machine's byte order: little-endian on every platform Cassandra runs on
  * in practice.  Then BE32 length + first key, BE32 length + last key.  Up
  * to 2.2 the file goes on with the segment boundaries of the memory
- * mapping; from 3.0 (ma) it ends there, so extra bytes are an error.
+ * mapping; from 3.0 (ma) nothing more is written, and bytes after the
+ * last key are ignored, as Cassandra's and ScyllaDB's readers do.
+ *
+ * The readers: Cassandra's IndexSummary.IndexSummarySerializer.deserialize
+ * (2.0 - 5.0) with SSTableReader.loadSummary (the two keys, then before
+ * 3.0 the segment boundaries), and ScyllaDB's sstables.cc, parse of
+ * summary.  Cassandra rebuilds a summary it cannot read from Index.db;
+ * bloomcass reports an error instead.  Each check below names the reader
+ * check it mirrors, or why it is kept where the readers do not check.
  */
 #include <string.h>
 
@@ -50,10 +58,14 @@ read_key(const uint8_t *data, size_t len, size_t *pos,
 {
 	uint32_t	n;
 
+	/* ByteBufferUtil.readWithLength: EOFException at the end */
 	if (len - *pos < 4)
 		return BC_ERR_SUMMARY_TRUNCATED;
 	n = bc_get_be32(data + *pos);
 	*pos += 4;
+	/* the readers take any length (a negative one fails); a partition key
+	 * is at most 65535 bytes (Index.db's BE16 length), so more is not a
+	 * key */
 	if (n > BC_INDEX_MAX_KEY)
 		return BC_ERR_SUMMARY_FORMAT;
 	if (len - *pos < n)
@@ -71,17 +83,24 @@ bc_summary_parse(const char *version, size_t vlen,
 	bc_status	st;
 	size_t		pos;
 	int32_t		i;
-	int64_t		prev = -1;
 
 	memset(s, 0, sizeof(*s));
 	st = bc_index_era_lookup(version, vlen, &s->era);
 	if (st != BC_OK)
 		return st;
 	if (len < 8)
-		return BC_ERR_SUMMARY_TRUNCATED;
+		return BC_ERR_SUMMARY_TRUNCATED;	/* DataInputStream.readInt: EOF */
 	s->data = data;
 	s->min_index_interval = (int32_t) bc_get_be32(data);
 	s->count = (int32_t) bc_get_be32(data + 4);
+
+	/*
+	 * Cassandra compares the interval with the table's min_index_interval
+	 * (deserialize: "min_index_interval changed"), which TableParams keeps
+	 * at 1 or more; bloomcass has no schema, so it refuses what no table
+	 * can have.  A negative count fails Memory.allocate(offsetCount * 4)
+	 * (ScyllaDB reads it unsigned and fails at end of file).
+	 */
 	if (s->min_index_interval < 1 || s->count < 0)
 		return BC_ERR_SUMMARY_FORMAT;
 	s->sampling_level = FULL_SAMPLING;
@@ -95,15 +114,11 @@ bc_summary_parse(const char *version, size_t vlen,
 		{
 			const uint8_t *key;
 			size_t		key_len;
-			uint64_t	off;
 
 			if (len - pos < 8)
 				return BC_ERR_SUMMARY_TRUNCATED;
-			off = bc_get_be64(data + pos);
+			/* the Index.db position: not checked (see below) */
 			pos += 8;
-			if (off > (uint64_t) INT64_MAX || (int64_t) off <= prev)
-				return BC_ERR_SUMMARY_FORMAT;
-			prev = (int64_t) off;
 			st = read_key(data, len, &pos, &key, &key_len);
 			if (st != BC_OK)
 				return st;
@@ -125,11 +140,28 @@ bc_summary_parse(const char *version, size_t vlen,
 			s->sampling_level = (int32_t) bc_get_be32(data + pos);
 			s->size_at_full_sampling = (int32_t) bc_get_be32(data + pos + 4);
 			pos += 8;
-			if (s->sampling_level < 1 || s->sampling_level > FULL_SAMPLING ||
-				s->size_at_full_sampling < s->count)
+
+			/*
+			 * The level is a fraction of BASE_SAMPLING_LEVEL (128;
+			 * Downsampling): Cassandra refuses 0 (the effective interval
+			 * 128 / level * min_index_interval exceeds any
+			 * max_index_interval: "Rebuilding index summary") and never
+			 * writes more than 128 or less than 1.  The entry count at
+			 * full sampling is not checked by any reader (Cassandra keeps
+			 * it for resampling only, ScyllaDB writes 0): it is reported
+			 * as stored.
+			 */
+			if (s->sampling_level < 1 || s->sampling_level > FULL_SAMPLING)
 				return BC_ERR_SUMMARY_FORMAT;
 		}
-		/* offsets, and at least a position per entry */
+
+		/*
+		 * Memory safety: the offsets, and at least a position per entry
+		 * (Cassandra: Memory.allocate(offheapSize - offsets.size()) fails
+		 * on a negative size; ScyllaDB reads count positions and then each
+		 * entry's bytes); a region past the end fails both readers' copy
+		 * (EOF).
+		 */
 		if (region < (uint64_t) s->count * 12)
 			return BC_ERR_SUMMARY_FORMAT;
 		if (region > len - pos)
@@ -142,16 +174,24 @@ bc_summary_parse(const char *version, size_t vlen,
 			uint64_t	start = le32(r + 4 * (size_t) i);
 			uint64_t	end = i + 1 < s->count ?
 				le32(r + 4 * (size_t) i + 4) : region;
-			uint64_t	off;
 
-			if ((i == 0 && start != (uint64_t) s->count * 4) ||
+			/*
+			 * Memory safety: each entry inside the region, after the
+			 * offsets, at least its 8-byte position long.  Cassandra does
+			 * not check the offsets (IndexSummary reads at them);
+			 * ScyllaDB reads next - pos bytes per entry and fails at end
+			 * of file.  A first entry after the offsets' end is accepted
+			 * (both readers start at its offset); a key over 65535 bytes
+			 * is not a partition key.
+			 */
+			if ((i == 0 && start < (uint64_t) s->count * 4) ||
 				end > region || start > end || end - start < 8 ||
 				end - start - 8 > BC_INDEX_MAX_KEY)
 				return BC_ERR_SUMMARY_FORMAT;
-			off = le64(r + end - 8);
-			if (off > (uint64_t) INT64_MAX || (int64_t) off <= prev)
-				return BC_ERR_SUMMARY_FORMAT;
-			prev = (int64_t) off;
+			/*
+			 * The entry's Index.db position (its last 8 bytes) is not
+			 * checked: neither reader does, and bloomcass reports none.
+			 */
 		}
 		pos += (size_t) region;
 	}
@@ -162,9 +202,10 @@ bc_summary_parse(const char *version, size_t vlen,
 	st = read_key(data, len, &pos, &s->last, &s->last_len);
 	if (st != BC_OK)
 		return st;
+	/* SSTableReader.loadSummary (3.0+) and ScyllaDB read nothing after the
+	 * last key; before 3.0 the segment boundaries follow (read by
+	 * Cassandra, never needed here) */
 	s->tail_len = len - pos;
-	if (s->era == BC_INDEX_ERA_30 && s->tail_len != 0)
-		return BC_ERR_SUMMARY_TRAILING;
 	return BC_OK;
 }
 

@@ -24,7 +24,8 @@ typedef struct bc_summary
 	size_t		first_len;
 	const uint8_t *last;
 	size_t		last_len;
-	size_t		tail_len;		/* bytes after the last key (before ma) */
+	size_t		tail_len;		/* bytes after the last key (the segment
+								 * boundaries before ma; ignored) */
 	/* private to bc_summary.c */
 	const uint8_t *data;
 	size_t		entries;

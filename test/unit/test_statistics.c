@@ -2,10 +2,13 @@
  * test_statistics.c - Statistics.db: every real SSTable of test/data/sstables
  * against its manifest (partitioner, fp_chance, partition count, key type),
  * versions before 1.2 refused, and malformed input: every truncation,
- * single-bit flips under the CRC32s, absurd counts, lengths and values.
+ * single-bit flips under the CRC32s, absurd counts, lengths and values,
+ * and tables of contents in another order (as older ScyllaDB releases
+ * wrote them).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "bc_endian.h"
 #include "bc_statistics.h"
@@ -314,10 +317,12 @@ absurd(void)
 	CHECK(parse_mutated(ka, klen, "ka", 0, five32, 4) == BC_ERR_STATS_TOC, "ka: 5 components");
 	CHECK(parse_mutated(ka, klen, "ka", 0, big32, 4) == BC_ERR_STATS_TOC, "ka: 2^31-1 components");
 	CHECK(parse_mutated(ka, klen, "ka", 0, neg32, 4) == BC_ERR_STATS_TOC, "ka: negative count");
-	CHECK(parse_mutated(ka, klen, "ka", 8, big32, 4) == BC_ERR_STATS_TOC, "ka: offset past the end");
+	CHECK(parse_mutated(ka, klen, "ka", 8, big32, 4) == BC_ERR_STATS_TRUNCATED, "ka: offset past the end");
 	CHECK(parse_mutated(ka, klen, "ka", 4, five32, 4) == BC_ERR_STATS_TOC, "ka: unknown type");
 	CHECK(parse_mutated(ka, klen, "ka", 12, zero32, 4) == BC_ERR_STATS_TOC, "ka: types out of order");
-	CHECK(parse_mutated(ka, klen, "ka", 16, big32, 4) == BC_ERR_STATS_TOC, "ka: offsets out of order");
+	CHECK(parse_mutated(ka, klen, "ka", 16, big32, 4) == BC_ERR_STATS_TRUNCATED, "ka: second offset past the end");
+	CHECK(parse_mutated(ka, klen, "ka", 16, ka + 8, 4) == BC_ERR_STATS_TOC, "ka: two components at one offset");
+	CHECK(parse_mutated(ka, klen, "ka", 8, one32, 4) == BC_ERR_STATS_TOC, "ka: component inside the table");
 	CHECK(parse_mutated(ka, klen, "ka", 20, one32, 4) == BC_ERR_STATS_TOC, "ka: stats of another type");
 
 	/* validation component of ka: partitioner, fp_chance */
@@ -378,6 +383,154 @@ out:
 	free(ma);
 	free(me);
 	free(na);
+}
+
+/*
+ * A copy of a TOC-layout file with its table of contents listed in the
+ * order perm (perm[i] = the original entry listed i-th).  With bodies, the
+ * components are also stored in that order (offsets recomputed, each
+ * component's bytes, CRC32 included, moved as they are); without, only the
+ * entries move.  The table's CRC32 is recomputed where the layout has it.
+ * NULL when the file is not a TOC of n entries.
+ */
+static uint8_t *
+reorder_toc(const uint8_t *d, size_t len, int crc, const uint32_t *perm,
+			uint32_t n, int bodies)
+{
+	size_t		toc_end = 4 + 8 * (size_t) n + (crc ? 8 : 0),
+				entry0 = crc ? 8 : 4,
+				pos = toc_end;
+	uint32_t	offs[4],
+				lens[4],
+				i;
+	uint8_t    *out;
+
+	if (n > 4 || len < toc_end || bc_get_be32(d) != n)
+		return NULL;
+	for (i = 0; i < n; i++)
+		offs[i] = bc_get_be32(d + entry0 + 8 * i + 4);
+	for (i = 0; i < n; i++)
+		lens[i] = (i + 1 < n ? offs[i + 1] : (uint32_t) len) - offs[i];
+	out = malloc(len);
+	memcpy(out, d, len);
+	for (i = 0; i < n; i++)
+	{
+		uint8_t    *e = out + entry0 + 8 * i;
+		uint32_t	k = perm[i];
+
+		memcpy(e, d + entry0 + 8 * k, 4);
+		if (bodies)
+		{
+			bc_put_be32(e + 4, (uint32_t) pos);
+			memcpy(out + pos, d + offs[k], lens[k]);
+			pos += lens[k];
+		}
+		else
+			memcpy(e + 4, d + entry0 + 8 * k + 4, 4);
+	}
+	if (crc)
+		bc_put_be32(out + 8 + 8 * n,
+					(uint32_t) crc32(crc32(0L, out, 4), out + 8, 8 * n));
+	return out;
+}
+
+static int
+same_facts(const bc_statistics *a, const bc_statistics *b)
+{
+	return a->partitioner_len == b->partitioner_len &&
+		memcmp(a->partitioner, b->partitioner, a->partitioner_len) == 0 &&
+		a->has_fp_chance == b->has_fp_chance && a->fp_chance == b->fp_chance &&
+		a->partitions == b->partitions && a->checksummed == b->checksummed &&
+		a->key_type_len == b->key_type_len &&
+		(a->key_type == NULL) == (b->key_type == NULL) &&
+		(a->key_type == NULL ||
+		 memcmp(a->key_type, b->key_type, a->key_type_len) == 0);
+}
+
+/*
+ * Every order of the table of contents, as older ScyllaDB releases wrote
+ * it (e.g. types 3, 2, 0, 1 with the components still in type order):
+ * without CRC32s every order gives the original's facts, with or without
+ * the components moved; with CRC32s (read by Cassandra 4.0+ in table
+ * order) only an order whose offsets ascend, i.e. components moved too.
+ */
+static void
+reordered(void)
+{
+	size_t		i;
+	int			tried = 0;
+
+	for (i = 2; i < NSAMPLES; i++)
+	{
+		size_t		len;
+		uint8_t    *d = load(&samples[i], &len);
+		bc_statistics orig;
+		uint32_t	n,
+					perm[4],
+					p;
+		int			crc = samples[i].crc;
+
+		if (d == NULL)
+			continue;
+		n = bc_get_be32(d);
+		CHECK(n >= 3 && n <= 4 && parse(d, len, samples[i].version, &orig) == BC_OK,
+			  "%s: a table of 3 or 4", samples[i].rel);
+		if (n < 3 || n > 4)
+		{
+			free(d);
+			continue;
+		}
+		/* every permutation of n entries, by its n-digit base-n number */
+		for (p = 0; p < (n == 4 ? 256u : 27u); p++)
+		{
+			uint32_t	used = 0,
+						j,
+						q = p;
+			int			bodies,
+						identity = 1;
+
+			for (j = 0; j < n; j++, q /= n)
+			{
+				perm[j] = q % n;
+				used |= 1u << perm[j];
+				identity &= perm[j] == j;
+			}
+			if (used != (1u << n) - 1)
+				continue;
+			for (bodies = 0; bodies < 2; bodies++)
+			{
+				uint8_t    *r = reorder_toc(d, len, crc, perm, n, bodies);
+				uint8_t    *copy;
+				bc_statistics st;
+				bc_status	rc;
+
+				if (r == NULL)
+					continue;
+				copy = malloc(len);
+				memcpy(copy, r, len);
+				rc = parse(copy, len, samples[i].version, &st);
+				tried++;
+				if (crc && !bodies && !identity)
+					CHECK(rc == BC_ERR_STATS_TOC, "%s: order %u, offsets not ascending: %s",
+						  samples[i].rel, p, bc_status_message(rc));
+				else
+					CHECK(rc == BC_OK && same_facts(&orig, &st),
+						  "%s: order %u%s: %s", samples[i].rel, p,
+						  bodies ? " with bodies" : "", bc_status_message(rc));
+				/* and a bit flip in the moved table is still caught */
+				if (crc && bodies)
+				{
+					copy[12] ^= 1;
+					CHECK(parse(copy, len, samples[i].version, &st) == BC_ERR_STATS_CHECKSUM,
+						  "%s: order %u: flipped table", samples[i].rel, p);
+				}
+				free(copy);
+				free(r);
+			}
+		}
+		free(d);
+	}
+	CHECK(tried >= 300, "only %d reordered tables", tried);
 }
 
 /* ia has no min timestamp (1.2.0); ib, ic, ja share their successor's
@@ -455,5 +608,6 @@ suite_statistics(void)
 	truncations();
 	bit_flips();
 	absurd();
+	reordered();
 	messages();
 }

@@ -2,7 +2,8 @@
  * test_summary.c - the Summary.db reader (bc_summary.c) against the real
  * SSTables of test/data/sstables (MANIFEST.tsv): first and last keys from
  * the manifest, every sampled entry against the SSTable's Index.db; then
- * truncated and crafted.
+ * truncated and crafted, and with ScyllaDB's quirks: a size at full
+ * sampling of 0 (ScyllaDB writes no other), bytes after the last key.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,69 @@ check_summary(const char *what, const char *version, const uint8_t *data,
 	CHECK(ok, "%s Summary.db: sampled entries differ from Index.db", what);
 }
 
+/* The facts and every sampled entry of two parses are the same. */
+static int
+same_summary(const bc_summary *a, const bc_summary *b)
+{
+	int32_t		i;
+
+	if (a->era != b->era || a->min_index_interval != b->min_index_interval ||
+		a->count != b->count || a->sampling_level != b->sampling_level ||
+		a->first_len != b->first_len || a->last_len != b->last_len ||
+		memcmp(a->first, b->first, a->first_len) != 0 ||
+		memcmp(a->last, b->last, a->last_len) != 0)
+		return 0;
+	for (i = 0; i < a->count; i++)
+	{
+		const uint8_t *ka,
+				   *kb;
+		size_t		la,
+					lb;
+		int64_t		oa,
+					ob;
+
+		if (bc_summary_entry(a, i, &ka, &la, &oa) != BC_OK ||
+			bc_summary_entry(b, i, &kb, &lb, &ob) != BC_OK ||
+			la != lb || oa != ob || memcmp(ka, kb, la) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * ScyllaDB writes 0 as the entry count at full sampling (BE32 at 20, from
+ * ka), which no reader checks: a real Summary.db with it zeroed gives the
+ * same facts and entries, and a size of 0.  From 3.0 a byte after the last
+ * key is ignored, as Cassandra's SSTableReader.loadSummary and ScyllaDB
+ * ignore it.
+ */
+static void
+check_scylladb_quirks(const char *what, const char *version,
+					  const uint8_t *data, size_t len)
+{
+	bc_summary	orig,
+				s;
+	uint8_t    *copy;
+
+	if (bc_summary_parse(version, 2, data, len, &orig) != BC_OK ||
+		orig.era < BC_INDEX_ERA_21 || len < 24)
+		return;
+	copy = malloc(len + 1);
+	memcpy(copy, data, len);
+	memset(copy + 20, 0, 4);
+	CHECK(bc_summary_parse(version, 2, copy, len, &s) == BC_OK &&
+		  same_summary(&orig, &s) && s.size_at_full_sampling == 0 &&
+		  s.tail_len == orig.tail_len,
+		  "%s: size at full sampling 0", what);
+	memcpy(copy, data, len);
+	copy[len] = 0x5a;
+	CHECK(bc_summary_parse(version, 2, copy, len + 1, &s) == BC_OK &&
+		  same_summary(&orig, &s) && s.tail_len == orig.tail_len + 1 &&
+		  s.size_at_full_sampling == orig.size_at_full_sampling,
+		  "%s: a byte after the last key", what);
+	free(copy);
+}
+
 /* Prefixes of a real Summary.db (as unit_cut_wanted chooses them) are
  * errors, but for cuts inside the pre-3.0 tail after the last key, which
  * nothing delimits. */
@@ -152,14 +216,22 @@ check_crafted(void)
 
 		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_OK && s.count == 1,
 			  "crafted summary");
-		CHECK(bc_summary_parse("ma", 2, d, len + 1, &s) == BC_ERR_SUMMARY_TRAILING,
-			  "summary trailing byte");
+		CHECK(bc_summary_parse("ma", 2, d, len + 1, &s) == BC_OK && s.tail_len == 1,
+			  "summary trailing byte ignored");
 		CHECK(bc_summary_parse("ka", 2, d, len + 1, &s) == BC_OK && s.tail_len == 1,
 			  "ka summary tail");
-		d[24] = 5;				/* first offset not after the offsets */
+		d[24] = 3;				/* first entry inside the offsets */
 		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
 			  "summary offset");
+		d[24] = 5;				/* a byte between offsets and entry: read
+								 * from its offset, as the readers do */
+		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_OK && s.count == 1,
+			  "summary gap");
 		d[24] = 4;
+		d[20] = 0xff;			/* any size at full sampling (here < 0) */
+		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_OK &&
+			  s.size_at_full_sampling < 0, "summary size at full sampling");
+		d[20] = 0;
 		d[7] = 2;				/* two entries in a region for one */
 		CHECK(bc_summary_parse("ma", 2, d, len, &s) == BC_ERR_SUMMARY_FORMAT,
 			  "summary count");
@@ -238,6 +310,7 @@ suite_summary(void)
 		{
 			check_summary(what, version, sdata, slen, &kl, f[12], f[13],
 						  &nsummary, &nfull);
+			check_scylladb_quirks(what, version, sdata, slen);
 			if (did_trunc)
 			{
 				check_summary_truncations(what, version, sdata, slen);
