@@ -26,6 +26,7 @@ DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVER
 CORE_SRCS = \
 	src/core/bc_codec.c \
 	src/core/bc_compression.c \
+	src/core/bc_data.c \
 	src/core/bc_filter.c \
 	src/core/bc_health.c \
 	src/core/bc_index.c \

@@ -139,39 +139,4 @@ bc_status	bc_compression_decode(const bc_compression_info *ci, int64_t i,
 								  const uint8_t *dict, size_t dict_len,
 								  uint8_t *out, size_t out_cap);
 
-/*
- * The uncompressed Data.db read through the caller's bc_reader, one chunk
- * at a time in the caller's buffers: chunk of ci->chunk_length bytes and
- * compressed of bc_compression_buffer_size(ci) bytes.  With ci NULL, Data.db
- * is not compressed and is read as it is (no buffer needed).
- */
-typedef struct bc_data_reader
-{
-	const bc_reader *file;
-	const bc_compression_info *ci;
-	const uint8_t *dict;
-	size_t		dict_len;
-	uint8_t    *chunk;
-	uint8_t    *compressed;
-	int64_t		cached;			/* the chunk in chunk, -1 for none */
-	size_t		cached_len;
-} bc_data_reader;
-
-bc_status	bc_data_reader_init(bc_data_reader *dr, const bc_reader *file,
-								const bc_compression_info *ci,
-								const uint8_t *dict, size_t dict_len,
-								uint8_t *chunk, size_t chunk_cap,
-								uint8_t *compressed, size_t compressed_cap);
-
-/* the uncompressed Data.db's length */
-uint64_t	bc_data_length(const bc_data_reader *dr);
-
-/*
- * Bytes [offset, offset + len) of the uncompressed Data.db into buf: *got
- * of them, fewer than len only at its end.  BC_ERR_READ when a read
- * failed; the statuses of bc_compression_chunk and bc_compression_decode.
- */
-bc_status	bc_data_read(bc_data_reader *dr, uint64_t offset, uint8_t *buf,
-						 size_t len, size_t *got);
-
 #endif							/* BC_COMPRESSION_H */

@@ -1,5 +1,6 @@
 /*
- * test_compression.c - compressed Data.db (bc_compression.c).
+ * test_compression.c - compressed Data.db: CompressionInfo.db and chunks
+ * (bc_compression.c) and the reader built on them (bc_data.c).
  *
  * The SSTables of test/data/sstables with a CompressionInfo.db (MANIFEST
  * .tsv; all LZ4): CompressionInfo.db parsed, the chunks' offsets against
@@ -24,6 +25,7 @@
 #include <zstd.h>
 
 #include "bc_compression.h"
+#include "bc_data.h"
 #include "bc_status.h"
 #include "unit.h"
 

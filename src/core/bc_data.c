@@ -1,0 +1,122 @@
+/*
+ * bc_data.c - the uncompressed bytes of a Data.db, read through the
+ * caller's bc_reader in bounded memory: a compressed Data.db one chunk at a
+ * time (CompressionInfo.db and the decompression in bc_compression.c, as
+ * Cassandra's CompressedChunkReader reads it), an uncompressed one as it
+ * is.
+ */
+#include <string.h>
+
+#include "bc_data.h"
+
+bc_status
+bc_data_reader_init(bc_data_reader *dr, const bc_reader *file,
+					const bc_compression_info *ci,
+					const uint8_t *dict, size_t dict_len,
+					uint8_t *chunk, size_t chunk_cap,
+					uint8_t *compressed, size_t compressed_cap)
+{
+	memset(dr, 0, sizeof(*dr));
+	dr->file = file;
+	dr->ci = ci;
+	dr->cached = -1;
+	if (ci == NULL)
+		return BC_OK;
+	if (chunk == NULL || compressed == NULL ||
+		chunk_cap < (size_t) ci->chunk_length ||
+		bc_compression_buffer_size(ci) == 0 ||
+		compressed_cap < bc_compression_buffer_size(ci))
+		return BC_ERR_BUFFER;
+	/* the chunks' offsets were checked against this size */
+	if (file->size != ci->data_file_size)
+		return BC_ERR_COMPRESSION_CHUNK;
+	dr->dict = dict;
+	dr->dict_len = dict_len;
+	dr->chunk = chunk;
+	dr->compressed = compressed;
+	return BC_OK;
+}
+
+uint64_t
+bc_data_length(const bc_data_reader *dr)
+{
+	return dr->ci != NULL ? (uint64_t) dr->ci->data_length : dr->file->size;
+}
+
+/* Exactly len bytes at offset of the file, or a status. */
+static bc_status
+read_fully(const bc_reader *r, uint64_t offset, uint8_t *buf, size_t len, size_t *done)
+{
+	size_t		got;
+
+	*done = 0;
+	while (*done < len)
+	{
+		if (r->read(r->arg, offset + *done, buf + *done, len - *done, &got) != 0)
+			return BC_ERR_READ;
+		if (got == 0)
+			break;
+		*done += got;
+	}
+	return BC_OK;
+}
+
+bc_status
+bc_data_read(bc_data_reader *dr, uint64_t offset, uint8_t *buf, size_t len, size_t *got)
+{
+	uint64_t	total = bc_data_length(dr);
+	const bc_compression_info *ci = dr->ci;
+
+	*got = 0;
+	if (offset >= total)
+		return BC_OK;
+	if (len > total - offset)
+		len = (size_t) (total - offset);
+
+	if (ci == NULL)
+		return read_fully(dr->file, offset, buf, len, got);
+
+	while (*got < len)
+	{
+		int64_t		i = (int64_t) (offset / (uint64_t) ci->chunk_length);
+		size_t		in_chunk = (size_t) (offset % (uint64_t) ci->chunk_length),
+					n;
+
+		if (dr->cached != i)
+		{
+			uint64_t	at;
+			size_t		stored_len,
+						done;
+			bc_status	rc;
+
+			dr->cached = -1;
+			rc = bc_compression_chunk(ci, i, &at, &stored_len);
+			if (rc != BC_OK)
+				return rc;
+			if (stored_len + BC_CHUNK_CHECKSUM > bc_compression_buffer_size(ci))
+				return BC_ERR_COMPRESSION_CHUNK;
+			rc = read_fully(dr->file, at, dr->compressed, stored_len + BC_CHUNK_CHECKSUM, &done);
+			if (rc != BC_OK)
+				return rc;
+			/* the file is shorter than when the offsets were checked */
+			if (done != stored_len + BC_CHUNK_CHECKSUM)
+				return BC_ERR_COMPRESSION_CHUNK;
+			rc = bc_compression_decode(ci, i, dr->compressed, stored_len,
+									   dr->dict, dr->dict_len,
+									   dr->chunk, (size_t) ci->chunk_length);
+			if (rc != BC_OK)
+				return rc;
+			dr->cached = i;
+			dr->cached_len = bc_compression_chunk_data_len(ci, i);
+		}
+		if (in_chunk >= dr->cached_len)
+			return BC_ERR_COMPRESSION_CHUNK;
+		n = dr->cached_len - in_chunk;
+		if (n > len - *got)
+			n = len - *got;
+		memcpy(buf + *got, dr->chunk + in_chunk, n);
+		*got += n;
+		offset += n;
+	}
+	return BC_OK;
+}
