@@ -91,5 +91,6 @@ void		suite_health(void);	/* test_health.c */
 void		suite_partitions(void);	/* test_partitions.c */
 void		suite_scylladb(void);
 void		suite_compression(void);
+void		suite_trie(void);	/* test_trie.c */
 
 #endif

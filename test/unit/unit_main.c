@@ -262,6 +262,7 @@ main(int argc, char **argv)
 		{"partitions", suite_partitions},
 		{"scylladb", suite_scylladb},
 		{"compression", suite_compression},
+		{"trie", suite_trie},
 	};
 	size_t		i;
 
