@@ -40,6 +40,7 @@ CORE_SRCS = \
 	src/core/bc_status.c \
 	src/core/bc_summary.c \
 	src/core/bc_trie.c \
+	src/core/bc_trie_keys.c \
 	src/core/bc_txn_log.c \
 	src/core/bc_walk.c \
 	src/core/bc_walk_posix.c

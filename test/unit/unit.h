@@ -92,5 +92,6 @@ void		suite_partitions(void);	/* test_partitions.c */
 void		suite_scylladb(void);
 void		suite_compression(void);
 void		suite_trie(void);	/* test_trie.c */
+void		suite_trie_keys(void);	/* test_trie_keys.c */
 
 #endif

@@ -263,6 +263,7 @@ main(int argc, char **argv)
 		{"scylladb", suite_scylladb},
 		{"compression", suite_compression},
 		{"trie", suite_trie},
+		{"trie_keys", suite_trie_keys},
 	};
 	size_t		i;
 
