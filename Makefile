@@ -34,6 +34,7 @@ CORE_SRCS = \
 	src/core/bc_keys.c \
 	src/core/bc_lookup.c \
 	src/core/bc_murmur3.c \
+	src/core/bc_partitioner.c \
 	src/core/bc_partitions.c \
 	src/core/bc_sizing.c \
 	src/core/bc_sstable_dir.c \
@@ -41,6 +42,8 @@ CORE_SRCS = \
 	src/core/bc_statistics.c \
 	src/core/bc_status.c \
 	src/core/bc_summary.c \
+	src/core/bc_trie.c \
+	src/core/bc_trie_keys.c \
 	src/core/bc_txn_log.c \
 	src/core/bc_walk.c \
 	src/core/bc_walk_posix.c

@@ -118,6 +118,22 @@ bc_status_message(bc_status st)
 			return "Data.db chunk checksum mismatch: the file is corrupt";
 		case BC_ERR_COMPRESSION_CORRUPT:
 			return "Data.db chunk does not decompress to its length: the file is corrupt";
+		case BC_ERR_TRIE_TRUNCATED:
+			return "a Partitions.db trie node or its payload runs past the end of the trie";
+		case BC_ERR_TRIE_POINTER:
+			return "a Partitions.db trie node points to itself or before the start of the file";
+		case BC_ERR_TRIE_NODE:
+			return "impossible Partitions.db trie node (no children and no payload, or transitions out of order)";
+		case BC_ERR_TRIE_DEPTH:
+			return "Partitions.db trie deeper than the reader's stack";
+		case BC_ERR_TRIE_COUNT:
+			return "Partitions.db trie has another number of keys than its footer";
+		case BC_ERR_TRIE_POSITION:
+			return "a Partitions.db key position, or the key there, lies past the end of Rows.db or Data.db";
+		case BC_ERR_TRIE_KEY:
+			return "the key at a Partitions.db position does not match the trie, or keys out of order";
+		case BC_ERR_TRIE_ENCODING:
+			return "ScyllaDB ms encodes partition keys by column type in Partitions.db: no lookup without the table's schema";
 		case BC_STATUS_COUNT:
 			break;
 	}

@@ -99,6 +99,22 @@ typedef enum bc_status
 	BC_ERR_COMPRESSION_CHECKSUM,	/* a chunk's checksum does not match */
 	BC_ERR_COMPRESSION_CORRUPT, /* a chunk does not decompress to its length */
 
+	/* the trie of Partitions.db (bc_trie.c) and the keys it leads to
+	 * (bc_trie_keys.c) */
+	BC_ERR_TRIE_TRUNCATED,		/* a node or its payload runs past the trie */
+	BC_ERR_TRIE_POINTER,		/* a child pointer of 0, or past the file's
+								 * start */
+	BC_ERR_TRIE_NODE,			/* an impossible node: no children and no
+								 * payload, transitions out of order */
+	BC_ERR_TRIE_DEPTH,			/* deeper than the caller's stack */
+	BC_ERR_TRIE_COUNT,			/* leaves and footer count differ */
+	BC_ERR_TRIE_POSITION,		/* a leaf's position or its key past
+								 * Rows.db or Data.db */
+	BC_ERR_TRIE_KEY,			/* the key at a leaf's position does not
+								 * match its prefix, or keys out of order */
+	BC_ERR_TRIE_ENCODING,		/* keys encoded by type (ScyllaDB ms): no
+								 * lookup without the schema */
+
 	BC_STATUS_COUNT
 } bc_status;
 

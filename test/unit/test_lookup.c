@@ -4,14 +4,14 @@
  * found, keys next to them are not, through the Summary.db search where
  * the partitioner's order is known and through a scan of Index.db where it
  * is not; what a lookup reads stays within one sampling interval; the
- * partitioners' key order against Index.db's own order.
+ * partitioners' key order against Index.db's own order (their names and
+ * crafted keys in test_partitioner.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bc_index.h"
 #include "bc_lookup.h"
-#include "bc_murmur3.h"
 #include "bc_reader.h"
 #include "bc_status.h"
 #include "bc_summary.h"
@@ -225,28 +225,6 @@ check_crafted(void)
 					   (const uint8_t *) "b", 1, scratch, &found, &stats);
 	CHECK(st == BC_OK && !found && stats.index_entries == 0, "crafted: empty Index.db");
 
-	CHECK(bc_partitioner_of("org.apache.cassandra.dht.Murmur3Partitioner", 43) ==
-		  BC_PARTITIONER_MURMUR3 &&
-		  bc_partitioner_of("RandomPartitioner", 17) == BC_PARTITIONER_RANDOM &&
-		  bc_partitioner_of("org.apache.cassandra.dht.ByteOrderedPartitioner", 47) ==
-		  BC_PARTITIONER_BYTE_ORDERED &&
-		  bc_partitioner_of("org.apache.cassandra.dht.LocalPartitioner", 41) ==
-		  BC_PARTITIONER_OTHER, "partitioner names");
-	/* Murmur3: token order first (bc_token), then the bytes */
-	{
-		const uint8_t *a = (const uint8_t *) "user1",
-				   *b = (const uint8_t *) "user2";
-		int			want = bc_token(a, 5) < bc_token(b, 5) ? -1 : 1;
-
-		CHECK(bc_decorated_cmp(BC_PARTITIONER_MURMUR3, NULL, a, 5, b, 5) == want &&
-			  bc_decorated_cmp(BC_PARTITIONER_MURMUR3, NULL, b, 5, a, 5) == -want &&
-			  bc_decorated_cmp(BC_PARTITIONER_MURMUR3, NULL, a, 5, a, 5) == 0 &&
-			  bc_decorated_cmp(BC_PARTITIONER_BYTE_ORDERED, NULL, a, 5, b, 5) == -1 &&
-			  bc_decorated_cmp(BC_PARTITIONER_BYTE_ORDERED, NULL, a, 4, a, 5) == -1 &&
-			  bc_decorated_cmp(BC_PARTITIONER_OTHER, NULL, a, 5, b, 5) == 2 &&
-			  bc_decorated_cmp(BC_PARTITIONER_RANDOM, NULL, a, 5, a, 5) == 0,
-			  "decorated key order");
-	}
 	free(scratch);
 }
 

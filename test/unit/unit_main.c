@@ -264,7 +264,10 @@ main(int argc, char **argv)
 		{"compression", suite_compression},
 		{"walk", suite_walk},
 		{"key_range", suite_key_range},
+		{"partitioner", suite_partitioner},
 		{"lookup", suite_lookup},
+		{"trie", suite_trie},
+		{"trie_keys", suite_trie_keys},
 	};
 	size_t		i;
 

@@ -1,0 +1,370 @@
+/*
+ * bc_trie_keys.c - the partition keys of a trie-indexed SSTable and the
+ * lookup of one (see bc_trie_keys.h).
+ *
+ * A leaf's position leads to a copy of its whole key: in Rows.db (position
+ * >= 0) the partition's entry starts with the key, a 16-bit big-endian
+ * length then its bytes (Cassandra's RowIndexWriter / BtiTableWriter write
+ * it before the row index's data position and deletion time; the
+ * PartitionIndex comment: "the contents of the file at this position start
+ * with a serialization of the key"); in Data.db (~position) the partition
+ * starts with the same (the partition header, ByteBufferUtil.
+ * writeWithShortLength of the key).
+ */
+#include <string.h>
+
+#include "bc_murmur3.h"
+#include "bc_trie_keys.h"
+
+bc_status
+bc_partitioner_from_name(const char *name, size_t len, bc_partitioner *out)
+{
+	*out = bc_partitioner_of(name, len);
+	if (*out == BC_PARTITIONER_MURMUR3 || *out == BC_PARTITIONER_BYTE_ORDERED)
+		return BC_OK;
+	return BC_ERR_TRIE_ENCODING;
+}
+
+/* ---- the byte-comparable form ------------------------------------ */
+
+enum
+{
+	ST_SEP1 = 0,				/* 0x40 */
+	ST_TOKEN,					/* Murmur3's 8 bytes, or the escaped key */
+	ST_SEP2,					/* 0x40 */
+	ST_KEY,						/* the escaped key */
+	ST_TERM,					/* 0x38 */
+	ST_END
+};
+
+static void
+token_bytes(uint8_t out[8], int64_t token)
+{
+	uint64_t	v = (uint64_t) token ^ UINT64_C(0x8000000000000000);
+	int			i;
+
+	for (i = 7; i >= 0; i--)
+	{
+		out[i] = (uint8_t) v;
+		v >>= 8;
+	}
+}
+
+void
+bc_key_source_init(bc_key_source *s, bc_partitioner p, const uint8_t *key, size_t len)
+{
+	memset(s, 0, sizeof(*s));
+	s->key = key;
+	s->len = len;
+	s->partitioner = p;
+	if (p == BC_PARTITIONER_MURMUR3)
+		token_bytes(s->token, bc_token(key, len));
+}
+
+void
+bc_key_source_init_token(bc_key_source *s, int64_t token, const uint8_t *key, size_t len)
+{
+	memset(s, 0, sizeof(*s));
+	s->key = key;
+	s->len = len;
+	s->partitioner = BC_PARTITIONER_MURMUR3;
+	token_bytes(s->token, token);
+}
+
+/* ByteSource.AbstractEscaper.next (OSS50): -1 after the end byte */
+static int
+escaper_next(bc_key_source *s)
+{
+	int			b;
+
+	if (s->pos >= s->len)
+	{
+		if (s->pos > s->len)
+			return -1;
+		s->pos++;
+		if (s->escaped)
+		{
+			s->escaped = 0;
+			return 0xfe;
+		}
+		return 0x00;
+	}
+	b = s->key[s->pos++];
+	if (!s->escaped)
+	{
+		if (b == 0)
+			s->escaped = 1;
+		return b;
+	}
+	if (b == 0)
+		return 0xfe;
+	s->pos--;
+	s->escaped = 0;
+	return 0xff;
+}
+
+int
+bc_key_source_next(void *arg)
+{
+	bc_key_source *s = arg;
+	int			b;
+
+	for (;;)
+	{
+		switch (s->stage)
+		{
+			case ST_SEP1:
+				s->stage = ST_TOKEN;
+				s->pos = 0;
+				return 0x40;
+			case ST_TOKEN:
+				if (s->partitioner == BC_PARTITIONER_MURMUR3)
+				{
+					if (s->pos < 8)
+						return s->token[s->pos++];
+				}
+				else if ((b = escaper_next(s)) >= 0)
+					return b;
+				s->stage = ST_SEP2;
+				break;
+			case ST_SEP2:
+				s->stage = ST_KEY;
+				s->pos = 0;
+				s->escaped = 0;
+				return 0x40;
+			case ST_KEY:
+				if ((b = escaper_next(s)) >= 0)
+					return b;
+				s->stage = ST_TERM;
+				break;
+			case ST_TERM:
+				s->stage = ST_END;
+				return 0x38;
+			default:
+				return -1;
+		}
+	}
+}
+
+size_t
+bc_key_encode(bc_key_source *s, uint8_t *out, size_t cap)
+{
+	size_t		n = 0;
+	int			b;
+
+	while ((b = bc_key_source_next(s)) >= 0)
+	{
+		if (n < cap)
+			out[n] = (uint8_t) b;
+		n++;
+	}
+	return n;
+}
+
+uint8_t
+bc_key_hash_byte(const uint8_t *key, size_t len)
+{
+	int64_t		h1,
+				h2;
+
+	bc_murmur3(key, len, &h1, &h2);
+	return (uint8_t) ((uint64_t) h2 & 0xff);
+}
+
+/* ---- the SSTable ------------------------------------------------- */
+
+bc_status
+bc_trie_sstable_init(bc_trie_sstable *s, const char *version, size_t version_len,
+					 bc_partitioner p, const bc_reader *partitions,
+					 const bc_partitions_footer *f, const bc_reader *rows,
+					 bc_data_reader *data)
+{
+	memset(s, 0, sizeof(*s));
+	if (version_len != 2 ||
+		!(memcmp(version, "da", 2) == 0 || memcmp(version, "bb", 2) == 0 ||
+		  memcmp(version, "mt", 2) == 0 || memcmp(version, "ms", 2) == 0))
+		return BC_ERR_VERSION_UNKNOWN;
+	s->typed_keys = memcmp(version, "ms", 2) == 0;
+	s->rows = rows;
+	s->data = data;
+	s->partitioner = p;
+	return bc_trie_init(&s->trie, partitions, f);
+}
+
+/*
+ * Bytes [off, off + len) of the file a position leads to: Rows.db for a
+ * position >= 0, the uncompressed Data.db for ~position.  BC_ERR_TRIE_POSITION
+ * when they are not all there.
+ */
+static bc_status
+read_entry(bc_trie_sstable *s, int64_t position, uint64_t off, uint8_t *buf, size_t len)
+{
+	size_t		got = 0;
+
+	if (position >= 0)
+	{
+		uint64_t	at = (uint64_t) position;
+
+		if (at > s->rows->size || off > s->rows->size - at ||
+			len > s->rows->size - at - off)
+			return BC_ERR_TRIE_POSITION;
+		s->rows_bytes += len;
+		while (got < len)
+		{
+			size_t		n = 0;
+
+			s->rows_reads++;
+			if (s->rows->read(s->rows->arg, at + off + got, buf + got, len - got, &n) != 0)
+				return BC_ERR_READ;
+			if (n == 0 || n > len - got)
+				return BC_ERR_TRIE_POSITION;
+			got += n;
+		}
+	}
+	else
+	{
+		uint64_t	at = ~(uint64_t) position;
+		uint64_t	dlen = bc_data_length(s->data);
+		bc_status	st;
+
+		if (at > dlen || off > dlen - at || len > dlen - at - off)
+			return BC_ERR_TRIE_POSITION;
+		s->data_reads++;
+		s->data_bytes += len;
+		if ((st = bc_data_read(s->data, at + off, buf, len, &got)) != BC_OK)
+			return st;
+	}
+	return got == len ? BC_OK : BC_ERR_TRIE_POSITION;
+}
+
+static bc_status
+read_key_len(bc_trie_sstable *s, int64_t position, size_t *len)
+{
+	uint8_t		b[2];
+	bc_status	st = read_entry(s, position, 0, b, 2);
+
+	*len = st == BC_OK ? ((size_t) b[0] << 8) | b[1] : 0;
+	return st;
+}
+
+/* ---- every key ---------------------------------------------------- */
+
+bc_status
+bc_trie_keys_init(bc_trie_keys *k, bc_trie_sstable *s, bc_trie_frame *frames, size_t cap)
+{
+	bc_status	st;
+
+	memset(k, 0, offsetof(bc_trie_keys, key));
+	k->s = s;
+	st = bc_trie_iter_init(&k->it, &s->trie, frames, cap);
+	if (st != BC_OK)
+		k->state = 2;
+	return st;
+}
+
+static bc_status
+keys_fail(bc_trie_keys *k, bc_status st)
+{
+	k->state = 2;
+	k->key_len = 0;
+	return st;
+}
+
+bc_status
+bc_trie_keys_next(bc_trie_keys *k, const uint8_t **key, size_t *len, int *done)
+{
+	bc_status	st;
+	int			end;
+	size_t		klen;
+
+	*key = NULL;
+	*len = 0;
+	*done = 0;
+	if (k->state == 1)
+	{
+		*done = 1;
+		return BC_OK;
+	}
+	if (k->state != 0)
+		return BC_ERR_CURSOR_STATE;
+	if ((st = bc_trie_iter_next(&k->it, &k->payload, &end)) != BC_OK)
+		return keys_fail(k, st);
+	if (end)
+	{
+		if (k->count != k->s->trie.key_count)
+			return keys_fail(k, BC_ERR_TRIE_COUNT);
+		k->state = 1;
+		*done = 1;
+		return BC_OK;
+	}
+	if ((st = read_key_len(k->s, k->payload.position, &klen)) != BC_OK ||
+		(st = read_entry(k->s, k->payload.position, 2, k->key, klen)) != BC_OK)
+		return keys_fail(k, st);
+	k->key_len = klen;
+	k->count++;
+
+	/* the key's form must start with the leaf's prefix */
+	if (!k->s->typed_keys)
+	{
+		bc_key_source src;
+		size_t		i;
+
+		bc_key_source_init(&src, k->s->partitioner, k->key, klen);
+		for (i = 1; i < k->it.depth; i++)
+			if (bc_key_source_next(&src) != k->it.frames[i].byte)
+				return keys_fail(k, BC_ERR_TRIE_KEY);
+	}
+	*key = k->key;
+	*len = klen;
+	return BC_OK;
+}
+
+void
+bc_trie_keys_finish(bc_trie_keys *k)
+{
+	k->state = 3;
+	k->key_len = 0;
+}
+
+/* ---- one key ------------------------------------------------------ */
+
+bc_status
+bc_trie_has_key(bc_trie_sstable *s, const uint8_t *key, size_t len, int *present)
+{
+	bc_key_source src;
+	bc_trie_payload p;
+	bc_status	st;
+	int			found;
+	size_t		klen,
+				off;
+	uint8_t		chunk[256];
+
+	*present = 0;
+	if (s->typed_keys)
+		return BC_ERR_TRIE_ENCODING;
+	if (len > BC_TRIE_KEY_MAX)
+		return BC_OK;
+	bc_key_source_init(&src, s->partitioner, key, len);
+	if ((st = bc_trie_find(&s->trie, bc_key_source_next, &src, &p, &found)) != BC_OK)
+		return st;
+	if (!found)
+		return BC_OK;
+	/* PartitionIndex.Reader.checkHashBits */
+	if (p.has_hash && p.hash != bc_key_hash_byte(key, len))
+		return BC_OK;
+	if ((st = read_key_len(s, p.position, &klen)) != BC_OK)
+		return st;
+	if (klen != len)
+		return BC_OK;
+	for (off = 0; off < len; off += sizeof(chunk))
+	{
+		size_t		n = len - off < sizeof(chunk) ? len - off : sizeof(chunk);
+
+		if ((st = read_entry(s, p.position, 2 + off, chunk, n)) != BC_OK)
+			return st;
+		if (memcmp(chunk, key + off, n) != 0)
+			return BC_OK;
+	}
+	*present = 1;
+	return BC_OK;
+}
