@@ -32,38 +32,16 @@
 /* MANIFEST rows with a CompressionInfo.db */
 #define EXPECT_COMPRESSED_ROWS 140
 
-typedef struct mem_file
-{
-	const uint8_t *data;
-	size_t		len;
-} mem_file;
+typedef unit_mem mem_file;
 
-static int
-mem_read(void *arg, uint64_t offset, uint8_t *buf, size_t len, size_t *got)
-{
-	const mem_file *m = arg;
-
-	*got = 0;
-	if (offset >= m->len)
-		return 0;
-	if (len > m->len - offset)
-		len = (size_t) (m->len - offset);
-	/* in pieces of at most 1000 bytes, as a short read may come */
-	if (len > 1000)
-		len = 1000;
-	memcpy(buf, m->data + offset, len);
-	*got = len;
-	return 0;
-}
-
+/* a reader over data, in pieces of at most 1000 bytes, as a short read may come */
 static bc_reader
-mem_reader(mem_file *m)
+mem_open(mem_file *m, const uint8_t *data, size_t len)
 {
 	bc_reader	r;
 
-	r.read = mem_read;
-	r.arg = m;
-	r.size = m->len;
+	unit_mem_open(m, &r, data, len);
+	m->piece = 1000;
 	return r;
 }
 
@@ -268,8 +246,8 @@ static uint8_t *
 read_all(const bc_compression_info *ci, const uint8_t *db, size_t db_len,
 		 const uint8_t *dict, bc_status *st, size_t *out_len)
 {
-	mem_file	m = {db, db_len};
-	bc_reader	r = mem_reader(&m);
+	mem_file	m;
+	bc_reader	r = mem_open(&m, db, db_len);
 	bc_data_reader dr;
 	size_t		bsize = bc_compression_buffer_size(ci),
 				got;
@@ -481,8 +459,8 @@ round_trip(const uint8_t *data, size_t n, int c, int32_t chunk_len, const char *
 
 	/* random ranges, through one reader (its cached chunk) */
 	{
-		mem_file	m = {db.d, db.n};
-		bc_reader	r = mem_reader(&m);
+		mem_file	m;
+		bc_reader	r = mem_open(&m, db.d, db.n);
 		bc_data_reader dr;
 		size_t		bsize = bc_compression_buffer_size(&info),
 					got;
@@ -721,8 +699,8 @@ check_damaged(void)
 
 	/* an uncompressed Data.db through the same reader */
 	{
-		mem_file	m = {data, n};
-		bc_reader	r = mem_reader(&m);
+		mem_file	m;
+		bc_reader	r = mem_open(&m, data, n);
 		bc_data_reader dr;
 		uint8_t    *piece = malloc(5000);
 		size_t		got;

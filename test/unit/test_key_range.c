@@ -27,59 +27,6 @@
 
 #define MB ((size_t) 1024 * 1024)
 
-typedef struct memfile
-{
-	const uint8_t *data;
-	size_t		len;
-	long		nreads;
-	long		fail_at;		/* this read (1 = the first) fails */
-	long		short_at;		/* this read gives half of what it could */
-	uint64_t	bytes;			/* bytes handed out */
-	size_t		max_request;
-	uint64_t	next;			/* where the next read in sequence starts */
-	int			out_of_order;
-} memfile;
-
-static int
-mem_read(void *arg, uint64_t offset, uint8_t *buf, size_t len, size_t *got)
-{
-	memfile    *m = arg;
-	size_t		n = 0;
-
-	m->nreads++;
-	*got = 0;
-	if (m->nreads == m->fail_at)
-		return 1;
-	if (len > m->max_request)
-		m->max_request = len;
-	if (offset != m->next)
-		m->out_of_order = 1;
-	if (offset < m->len)
-	{
-		n = m->len - (size_t) offset;
-		if (n > len)
-			n = len;
-		if (m->nreads == m->short_at)
-			n /= 2;
-		memcpy(buf, m->data + offset, n);
-	}
-	*got = n;
-	m->bytes += n;
-	m->next = offset + n;
-	return 0;
-}
-
-static void
-mem_open(memfile *m, bc_reader *r, const uint8_t *data, size_t len)
-{
-	memset(m, 0, sizeof(*m));
-	m->data = data;
-	m->len = len;
-	r->read = mem_read;
-	r->arg = m;
-	r->size = len;
-}
-
 static int
 key_eq_hex(const uint8_t *key, size_t len, const char *hex)
 {
@@ -177,14 +124,14 @@ count_entry(void *arg, const bc_index_entry *e)
  * counts in *m.
  */
 static bc_status
-walk(bc_index_walk *w, memfile *m, const char *version, const uint8_t *data,
+walk(bc_index_walk *w, unit_mem *m, const char *version, const uint8_t *data,
 	 size_t len, size_t piece_len, counter *c, long fail_at)
 {
 	bc_reader	r;
 	uint8_t    *piece = malloc(piece_len);
 	bc_status	st;
 
-	mem_open(m, &r, data, len);
+	unit_mem_open(m, &r, data, len);
 	m->fail_at = fail_at;
 	st = bc_index_walk_run(w, &r, version, strlen(version), piece, piece_len,
 						   c ? count_entry : NULL, c);
@@ -216,7 +163,7 @@ check_index_file(bc_index_walk *w, const char *what, const char *version,
 
 	for (p = 0; p < sizeof(pieces) / sizeof(pieces[0]); p++)
 	{
-		memfile		m;
+		unit_mem	m;
 		counter		c = {0, UINT64_MAX, 0};
 		/* the largest piece without a callback */
 		counter    *cp = pieces[p] == MB ? NULL : &c;
@@ -270,7 +217,7 @@ check_index_cuts(bc_index_walk *w, const char *what, const char *version,
 		uint64_t	n;
 		bc_status	want,
 					st;
-		memfile		m;
+		unit_mem	m;
 		int			near;
 
 		while (k < rf->count && rf->offsets[k] < cut)
@@ -306,7 +253,7 @@ check_index_misc(bc_index_walk *w, const char *what, const char *version,
 	static const uint64_t stops[] = {0, 1, 2, 4999, 9998, 9999};
 	size_t		i;
 	long		nreads;
-	memfile		m;
+	unit_mem	m;
 	counter		c;
 	bc_status	st;
 	uint8_t    *copy;
@@ -405,7 +352,7 @@ typedef struct range
 			   *last;
 	size_t		first_len,
 				last_len;
-	memfile		m;
+	unit_mem	m;
 } range;
 
 static uint8_t *range_keys;
@@ -415,7 +362,7 @@ read_range(range *g, const uint8_t *data, size_t len, long fail_at, long short_a
 {
 	bc_reader	r;
 
-	mem_open(&g->m, &r, data, len);
+	unit_mem_open(&g->m, &r, data, len);
 	g->m.fail_at = fail_at;
 	g->m.short_at = short_at;
 	g->first = g->last = data;	/* set on return, whatever the status */
@@ -618,9 +565,9 @@ check_partitions_crafted(void)
 	d = build(10, 1, 'a', 1, 'b', 0, 2, &len);
 	{
 		bc_reader	r;
-		memfile		m;
+		unit_mem	m;
 
-		mem_open(&m, &r, d, len);
+		unit_mem_open(&m, &r, d, len);
 		r.size = len + 10;
 		g.st = bc_partitions_range(&r, range_keys, &g.footer, &g.first, &g.first_len,
 								   &g.last, &g.last_len);
@@ -664,7 +611,7 @@ suite_key_range(void)
 		const char *version = f[2];
 		uint8_t    *data;
 		size_t		len;
-		memfile		m;
+		unit_mem	m;
 		bc_status	st;
 
 		if (nf < 14)

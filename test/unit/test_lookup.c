@@ -18,41 +18,6 @@
 #include "unit.h"
 #include "unit_sstables.h"
 
-typedef struct mem_file
-{
-	const uint8_t *data;
-	size_t		len;
-	long		fail_at;		/* the read that fails (0: none) */
-	long		reads;
-} mem_file;
-
-static int
-mem_read(void *arg, uint64_t off, uint8_t *buf, size_t len, size_t *got)
-{
-	mem_file   *m = arg;
-
-	if (++m->reads == m->fail_at)
-		return 1;
-	*got = 0;
-	if (off < m->len)
-	{
-		*got = m->len - (size_t) off < len ? m->len - (size_t) off : len;
-		memcpy(buf, m->data + off, *got);
-	}
-	return 0;
-}
-
-static void
-mem_reader(mem_file *m, const uint8_t *data, size_t len, bc_reader *r)
-{
-	memset(m, 0, sizeof(*m));
-	m->data = data;
-	m->len = len;
-	r->read = mem_read;
-	r->arg = m;
-	r->size = len;
-}
-
 /* whether key is one of the entries' */
 static int
 has_entry(const unit_entries *kl, const uint8_t *key, size_t len)
@@ -118,7 +83,7 @@ check_sstable(const char *what, const char *version, const char *partitioner,
 
 		for (i = 0; i < kl.n; i++)
 		{
-			mem_file	mi,
+			unit_mem	mi,
 						ms;
 			bc_reader	ri,
 						rs;
@@ -139,8 +104,8 @@ check_sstable(const char *what, const char *version, const char *partitioner,
 					plen--;		/* one byte shorter */
 				else if (k == 3 && len > 0)
 					probe[len - 1] ^= 0x01;	/* last byte changed */
-				mem_reader(&mi, index, index_len, &ri);
-				mem_reader(&ms, summary, summary_len, &rs);
+				unit_mem_open(&mi, &ri, index, index_len);
+				unit_mem_open(&ms, &rs, summary, summary_len);
 				st = bc_big_lookup(summary ? &rs : NULL, &ri, version, 2, pp, NULL,
 								   probe, plen, scratch, &found, &stats);
 				if (st != BC_OK)
@@ -189,38 +154,38 @@ check_crafted(void)
 		0, 1, 'b', 10, 0,
 	};
 	uint8_t    *scratch = malloc(BC_LOOKUP_SCRATCH);
-	mem_file	m;
+	unit_mem	m;
 	bc_reader	r;
 	bc_lookup_stats stats;
 	int			found;
 	bc_status	st;
 
-	mem_reader(&m, idx, sizeof(idx), &r);
+	unit_mem_open(&m, &r, idx, sizeof(idx));
 	st = bc_big_lookup(NULL, &r, "nb", 2, BC_PARTITIONER_BYTE_ORDERED, NULL,
 					   (const uint8_t *) "b", 1, scratch, &found, &stats);
 	CHECK(st == BC_OK && found && stats.index_entries == 2 && !stats.bounded,
 		  "crafted: b: %s found %d entries %llu", bc_status_message(st), found,
 		  (unsigned long long) stats.index_entries);
-	mem_reader(&m, idx, sizeof(idx), &r);
+	unit_mem_open(&m, &r, idx, sizeof(idx));
 	st = bc_big_lookup(NULL, &r, "nb", 2, BC_PARTITIONER_BYTE_ORDERED, NULL,
 					   (const uint8_t *) "ab", 2, scratch, &found, &stats);
 	CHECK(st == BC_OK && !found && stats.index_entries == 2,
 		  "crafted: ab stops at b: %s found %d entries %llu", bc_status_message(st),
 		  found, (unsigned long long) stats.index_entries);
-	mem_reader(&m, idx, sizeof(idx), &r);
+	unit_mem_open(&m, &r, idx, sizeof(idx));
 	m.fail_at = 3;
 	st = bc_big_lookup(NULL, &r, "nb", 2, BC_PARTITIONER_BYTE_ORDERED, NULL,
 					   (const uint8_t *) "b", 1, scratch, &found, &stats);
 	CHECK(st == BC_ERR_READ && !found, "crafted: a failed read: %s", bc_status_message(st));
-	mem_reader(&m, idx, sizeof(idx) - 1, &r);
+	unit_mem_open(&m, &r, idx, sizeof(idx) - 1);
 	st = bc_big_lookup(NULL, &r, "nb", 2, BC_PARTITIONER_OTHER, NULL,
 					   (const uint8_t *) "c", 1, scratch, &found, &stats);
 	CHECK(st == BC_ERR_INDEX_TRUNCATED, "crafted: cut entry: %s", bc_status_message(st));
-	mem_reader(&m, idx, sizeof(idx), &r);
+	unit_mem_open(&m, &r, idx, sizeof(idx));
 	st = bc_big_lookup(NULL, &r, "da", 2, BC_PARTITIONER_MURMUR3, NULL,
 					   (const uint8_t *) "b", 1, scratch, &found, &stats);
 	CHECK(st == BC_ERR_INDEX_BTI, "crafted: da: %s", bc_status_message(st));
-	mem_reader(&m, idx, 0, &r);
+	unit_mem_open(&m, &r, idx, 0);
 	st = bc_big_lookup(NULL, &r, "nb", 2, BC_PARTITIONER_MURMUR3, NULL,
 					   (const uint8_t *) "b", 1, scratch, &found, &stats);
 	CHECK(st == BC_OK && !found && stats.index_entries == 0, "crafted: empty Index.db");

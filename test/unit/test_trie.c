@@ -17,41 +17,14 @@
 #include "bc_trie.h"
 #include "unit.h"
 
-typedef struct mem_file
-{
-	const uint8_t *data;
-	size_t		len;
-	int			fail;			/* the read fails */
-} mem_file;
+typedef unit_mem mem_file;
 
-static int
-mem_read(void *arg, uint64_t offset, uint8_t *buf, size_t len, size_t *got)
-{
-	const mem_file *m = arg;
-
-	*got = 0;
-	if (m->fail)
-		return -1;
-	if (offset >= m->len)
-		return 0;
-	if (len > m->len - offset)
-		len = (size_t) (m->len - offset);
-	if (len > 7)
-		len = 7;				/* short pieces */
-	memcpy(buf, m->data + offset, len);
-	*got = len;
-	return 0;
-}
-
+/* a reader over m, short pieces */
 static bc_reader
 mem_reader(mem_file *m)
 {
-	bc_reader	r;
-
-	r.read = mem_read;
-	r.arg = m;
-	r.size = m->len;
-	return r;
+	m->piece = 7;
+	return unit_mem_reader(m);
 }
 
 static bc_trie_frame frames[512];
@@ -124,9 +97,9 @@ walk(const uint8_t *d, size_t len, const bc_partitions_footer *f, size_t cap, le
 	uint8_t		prefix[32];
 	bc_status	st;
 
+	memset(&m, 0, sizeof(m));
 	m.data = d;
 	m.len = len;
-	m.fail = 0;
 	r = mem_reader(&m);
 	memset(l, 0, sizeof(*l));
 	if ((st = bc_trie_init(&t, &r, f)) != BC_OK)
@@ -170,9 +143,9 @@ check_real(const char *what, uint8_t *d, size_t len)
 				memcmp(l.prefix[i - 1], l.prefix[i], l.plen[i - 1]) == 0),
 			  "%s: leaves %zu and %zu", what, i - 1, i);
 	}
+	memset(&m, 0, sizeof(m));
 	m.data = d;
 	m.len = len;
-	m.fail = 0;
 	r = mem_reader(&m);
 	CHECK(bc_trie_init(&t, &r, &f) == BC_OK, "%s: init", what);
 	for (i = 0; i < l.n && i < 64; i++)
@@ -194,7 +167,7 @@ check_real(const char *what, uint8_t *d, size_t len)
 	}
 
 	/* a failing reader */
-	m.fail = 1;
+	m.fail_at = m.nreads + 1;	/* the next read fails */
 	{
 		bc_trie_payload p;
 		int			found;
@@ -299,9 +272,9 @@ check_crafted_tree(const char *name, const uint8_t *middle, size_t mlen)
 		CHECK(unit_hex_eq(l.prefix[i], l.plen[i], want[i]) && l.p[i].position == pos[i] &&
 			  l.p[i].has_hash && l.p[i].hash == 0x11 * (i + 1), "%s: leaf %zu", name, i);
 
+	memset(&m, 0, sizeof(m));
 	m.data = file;
 	m.len = len;
-	m.fail = 0;
 	r = mem_reader(&m);
 	CHECK(bc_trie_init(&t, &r, &f) == BC_OK, "%s: init", name);
 	{

@@ -25,39 +25,14 @@
 /* MANIFEST rows of format bti: 4 da (ByteOrdered), 2 bb (Murmur3) */
 #define EXPECT_BTI_ROWS 6
 
-typedef struct mem_file
-{
-	const uint8_t *data;
-	size_t		len;
-} mem_file;
+typedef unit_mem mem_file;
 
-static int
-mem_read(void *arg, uint64_t offset, uint8_t *buf, size_t len, size_t *got)
-{
-	const mem_file *m = arg;
-
-	*got = 0;
-	if (offset >= m->len)
-		return 0;
-	if (len > m->len - offset)
-		len = (size_t) (m->len - offset);
-	/* in pieces, as a reader may give them */
-	if (len > 100)
-		len = 100;
-	memcpy(buf, m->data + offset, len);
-	*got = len;
-	return 0;
-}
-
+/* a reader over m, in pieces, as a reader may give them */
 static bc_reader
 mem_reader(mem_file *m)
 {
-	bc_reader	r;
-
-	r.read = mem_read;
-	r.arg = m;
-	r.size = m->len;
-	return r;
+	m->piece = 100;
+	return unit_mem_reader(m);
 }
 
 /*

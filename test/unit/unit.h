@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bc_reader.h"
+
 extern long unit_passed;
 extern long unit_failed;
 
@@ -67,6 +69,32 @@ typedef struct unit_tsv
 int			unit_tsv_open(unit_tsv *t, const char *rel);
 int			unit_tsv_next(unit_tsv *t, char **fields, int maxf);
 void		unit_tsv_close(unit_tsv *t);
+
+/*
+ * A file in memory read through a bc_reader.  It counts the reads and the
+ * bytes handed out, notes the largest request and any read that does not
+ * start where the last one ended; read number fail_at (1 = the first)
+ * fails, read number short_at gives half of what it could, and piece (0:
+ * no limit) caps every read, as a reader that gives fewer bytes than asked.
+ */
+typedef struct unit_mem
+{
+	const uint8_t *data;
+	size_t		len;
+	size_t		piece;
+	long		nreads;
+	long		fail_at;
+	long		short_at;
+	uint64_t	bytes;
+	size_t		max_request;
+	uint64_t	next;
+	int			out_of_order;
+} unit_mem;
+
+/* a reader over m as it is set */
+bc_reader	unit_mem_reader(unit_mem *m);
+/* m zeroed and set to data, and a reader over it in *r */
+void		unit_mem_open(unit_mem *m, bc_reader *r, const uint8_t *data, size_t len);
 
 /* Parse a signed 64-bit decimal; returns 0 on success. */
 int			unit_parse_i64(const char *s, int64_t *out);

@@ -219,6 +219,57 @@ unit_tsv_close(unit_tsv *t)
 	memset(t, 0, sizeof(*t));
 }
 
+static int
+unit_mem_read(void *arg, uint64_t offset, uint8_t *buf, size_t len, size_t *got)
+{
+	unit_mem   *m = arg;
+	size_t		n = 0;
+
+	m->nreads++;
+	*got = 0;
+	if (m->nreads == m->fail_at)
+		return 1;
+	if (len > m->max_request)
+		m->max_request = len;
+	if (offset != m->next)
+		m->out_of_order = 1;
+	if (offset < m->len)
+	{
+		n = m->len - (size_t) offset;
+		if (n > len)
+			n = len;
+		if (m->piece > 0 && n > m->piece)
+			n = m->piece;
+		if (m->nreads == m->short_at)
+			n /= 2;
+		memcpy(buf, m->data + offset, n);
+	}
+	*got = n;
+	m->bytes += n;
+	m->next = offset + n;
+	return 0;
+}
+
+bc_reader
+unit_mem_reader(unit_mem *m)
+{
+	bc_reader	r;
+
+	r.read = unit_mem_read;
+	r.arg = m;
+	r.size = m->len;
+	return r;
+}
+
+void
+unit_mem_open(unit_mem *m, bc_reader *r, const uint8_t *data, size_t len)
+{
+	memset(m, 0, sizeof(*m));
+	m->data = data;
+	m->len = len;
+	*r = unit_mem_reader(m);
+}
+
 int
 unit_parse_i64(const char *s, int64_t *out)
 {
