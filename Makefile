@@ -62,6 +62,7 @@ GLUE_SRCS = \
 	src/bloom_probe.c \
 	src/bloom_sstable_dir.c \
 	src/bloom_sstable_keys.c \
+	src/bloom_sstable_lookup.c \
 	src/bloom_sstable_parse.c \
 	src/bloom_sstable_read.c \
 	src/bloom_util.c \
@@ -73,7 +74,8 @@ OBJS = $(CORE_SRCS:.c=.o) $(GLUE_SRCS:.c=.o)
 DATA = \
 	src/sql/bloomcass--1.0--1.1.sql \
 	src/sql/bloomcass--1.0.sql \
-	src/sql/bloomcass--1.1--1.2.sql
+	src/sql/bloomcass--1.1--1.2.sql \
+	src/sql/bloomcass--1.2--1.3.sql
 
 # sql/<test>.sql against expected/<test>.out, in this order
 REGRESS = \
@@ -91,7 +93,8 @@ REGRESS = \
 	12_sstable_components \
 	13_health \
 	14_node_recipes \
-	15_probe
+	15_probe \
+	16_lookup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and

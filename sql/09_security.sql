@@ -101,7 +101,7 @@ INSERT INTO probe_paths VALUES
 GRANT SELECT ON probe_paths TO PUBLIC;
 
 CREATE TABLE probe_results (role text, label text, pg_read_binary_file text, cassandra_sstables text,
-	cassandra_sstable_keys text);
+	cassandra_sstable_keys text, cassandra_sstable_has_key text);
 GRANT INSERT ON probe_results TO PUBLIC;
 DO $$
 DECLARE
@@ -114,7 +114,8 @@ BEGIN
 			INSERT INTO probe_results VALUES (r, p.label,
 				privilege_of(format('SELECT pg_catalog.pg_read_binary_file(%L)', p.path)),
 				privilege_of(format('SELECT count(*) FROM cassandra_sstables(%L)', p.path)),
-				privilege_of(format('SELECT count(*) FROM cassandra_sstable_keys(%L)', p.path || '/nb-1-big')));
+				privilege_of(format('SELECT count(*) FROM cassandra_sstable_keys(%L)', p.path || '/nb-1-big')),
+				privilege_of(format('SELECT cassandra_sstable_has_key(%L, ''\x00''::bytea)', p.path || '/nb-1-big')));
 		END LOOP;
 		RESET ROLE;
 	END LOOP;
@@ -122,15 +123,18 @@ END $$;
 -- (PostgreSQL 15 says "current directory" where later versions say "data
 -- directory"; the comparison is with the raw messages)
 SELECT role, label, replace(cassandra_sstables, 'current directory', 'data directory') AS cassandra_sstables,
-       cassandra_sstables = pg_read_binary_file AND cassandra_sstable_keys = pg_read_binary_file AS same_decision
+       cassandra_sstables = pg_read_binary_file AND cassandra_sstable_keys = pg_read_binary_file
+       AND cassandra_sstable_has_key = pg_read_binary_file AS same_decision
 FROM probe_results ORDER BY role, label;
 SELECT count(*) AS probes, count(*) FILTER (WHERE cassandra_sstables = pg_read_binary_file) AS same_for_listing,
-       count(*) FILTER (WHERE cassandra_sstable_keys = pg_read_binary_file) AS same_for_keys
+       count(*) FILTER (WHERE cassandra_sstable_keys = pg_read_binary_file) AS same_for_keys,
+       count(*) FILTER (WHERE cassandra_sstable_has_key = pg_read_binary_file) AS same_for_lookups
 FROM probe_results;
-SELECT role, label, pg_read_binary_file, cassandra_sstables, cassandra_sstable_keys
+SELECT role, label, pg_read_binary_file, cassandra_sstables, cassandra_sstable_keys, cassandra_sstable_has_key
 FROM probe_results
 WHERE cassandra_sstables IS DISTINCT FROM pg_read_binary_file
-   OR cassandra_sstable_keys IS DISTINCT FROM pg_read_binary_file;
+   OR cassandra_sstable_keys IS DISTINCT FROM pg_read_binary_file
+   OR cassandra_sstable_has_key IS DISTINCT FROM pg_read_binary_file;
 
 -- a role that may read the files gets the same listing as the superuser
 SELECT test_path('node/data') AS node_data \gset

@@ -157,6 +157,17 @@ FROM stored s, cassandra_sstables(:'data_dir' || 'sstables/cassandra/legacy-ssta
 WHERE s.id = 4;
 RESET client_min_messages;
 
+-- 1.3: exact key lookups; stored values stay intact
+ALTER EXTENSION bloomcass UPDATE TO '1.3';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
+SELECT p.proname AS added_in_1_3
+FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomcass')
+  AND p.proname IN ('cassandra_sstable_has_key')
+ORDER BY 1;
+SELECT s.id, s.kind, md5(s.f::text) = b.text_md5 AND md5(bloom_send(s.f)) = b.binary_md5 AS intact
+FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
+
 -- this catalog, upgraded step by step from 1.0, for the comparison below
 \set ECHO none
 SELECT :'test_catalog_def', :'test_catalog_array_def' \gexec

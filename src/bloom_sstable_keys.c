@@ -58,43 +58,6 @@ close_index_callback(Datum arg)
 	close_index((SSTableKeysState *) DatumGetPointer(arg));
 }
 
-/*
- * The SSTable of a path: its common prefix (/data/ks/t-id/nb-1-big,
- * /x/ks-cf-ka-1) or any of its component files (...-Index.db).  Sets the
- * prefix (the same directory), the version and the format from the name.
- */
-static void
-sstable_of_path(const char *path, char **prefix, char **version, bc_sstable_format *format)
-{
-	const char *sep = last_dir_separator(path);
-	const char *base = sep ? sep + 1 : path;
-	size_t		base_len = strlen(base);
-	bc_sstable_name n;
-	size_t		descriptor_len;
-	bc_status	st;
-
-	st = bc_sstable_name_parse(base, base_len, &n);
-	if (st == BC_OK)
-		descriptor_len = n.descriptor_len;
-	else
-	{
-		char	   *data_name = psprintf("%s-Data.db", base);
-
-		st = bc_sstable_name_parse(data_name, strlen(data_name), &n);
-		descriptor_len = base_len;
-	}
-	if (st != BC_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is not the path of an SSTable or of one of its components", path),
-				 errdetail("%s", bc_status_message(st)),
-				 errhint("Give the common prefix of the SSTable's files (for example /var/lib/cassandra/data/ks/t-1b25/nb-1-big) or the path of one of them.")));
-	*prefix = pnstrdup(path, (base - path) + descriptor_len);
-	*version = pnstrdup(n.version, n.version_len);
-	*format = n.format;
-}
-
-
 static SSTableKeysState *
 sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo)
 {
@@ -108,7 +71,7 @@ sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo)
 	path = bloom_file_path(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 
 	s = (SSTableKeysState *) palloc0(sizeof(SSTableKeysState));
-	sstable_of_path(path, &prefix, &s->version, &format);
+	bloom_sstable_of_path(path, &prefix, &s->version, &format);
 	s->index_path = bloom_file_path(psprintf("%s-Index.db", prefix));
 
 	st = bc_index_init(&s->cursor, s->version, strlen(s->version));

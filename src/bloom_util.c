@@ -10,8 +10,10 @@
 
 #include <sys/mman.h>
 
+#include "miscadmin.h"
 #include "utils/memutils.h"
 
+#include "bc_sstable_name.h"
 #include "bc_status.h"
 #include "bloomcass.h"
 
@@ -48,11 +50,27 @@ bloom_sqlstate(bc_status st)
 		case BC_ERR_PARTITIONS_TRUNCATED:
 		case BC_ERR_PARTITIONS_FORMAT:
 		case BC_ERR_PARTITIONS_TRAILING:
+		case BC_ERR_PARTITIONS_KEYS_SPAN:
+		case BC_ERR_COMPRESSION_TRUNCATED:
+		case BC_ERR_COMPRESSION_FORMAT:
+		case BC_ERR_COMPRESSION_DICTIONARY:
+		case BC_ERR_COMPRESSION_CHUNK:
+		case BC_ERR_TRIE_TRUNCATED:
+		case BC_ERR_TRIE_POINTER:
+		case BC_ERR_TRIE_NODE:
+		case BC_ERR_TRIE_DEPTH:
+		case BC_ERR_TRIE_COUNT:
+		case BC_ERR_TRIE_POSITION:
+		case BC_ERR_TRIE_KEY:
 			return ERRCODE_INVALID_BINARY_REPRESENTATION;
 		case BC_ERR_STATS_CHECKSUM:
+		case BC_ERR_COMPRESSION_CHECKSUM:
+		case BC_ERR_COMPRESSION_CORRUPT:
 			return ERRCODE_DATA_CORRUPTED;
 		case BC_ERR_VERSION_UNSUPPORTED:
 		case BC_ERR_INDEX_BTI:
+		case BC_ERR_COMPRESSION_UNSUPPORTED:
+		case BC_ERR_TRIE_ENCODING:
 			return ERRCODE_FEATURE_NOT_SUPPORTED;
 		case BC_ERR_TOO_LARGE:
 		case BC_ERR_EXCEEDS_VALUE_LIMIT:
@@ -143,6 +161,42 @@ bloom_component_error(bc_status st, const char *component, const char *version,
 			break;
 	}
 	pg_unreachable();
+}
+
+/*
+ * The SSTable of a path: its common prefix (/data/ks/t-id/nb-1-big,
+ * /x/ks-cf-ka-1) or any of its component files (...-Index.db).  Sets the
+ * prefix (the same directory), the version and the format from the name.
+ */
+void
+bloom_sstable_of_path(const char *path, char **prefix, char **version, bc_sstable_format *format)
+{
+	const char *sep = last_dir_separator(path);
+	const char *base = sep ? sep + 1 : path;
+	size_t		base_len = strlen(base);
+	bc_sstable_name n;
+	size_t		descriptor_len;
+	bc_status	st;
+
+	st = bc_sstable_name_parse(base, base_len, &n);
+	if (st == BC_OK)
+		descriptor_len = n.descriptor_len;
+	else
+	{
+		char	   *data_name = psprintf("%s-Data.db", base);
+
+		st = bc_sstable_name_parse(data_name, strlen(data_name), &n);
+		descriptor_len = base_len;
+	}
+	if (st != BC_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is not the path of an SSTable or of one of its components", path),
+				 errdetail("%s", bc_status_message(st)),
+				 errhint("Give the common prefix of the SSTable's files (for example /var/lib/cassandra/data/ks/t-1b25/nb-1-big) or the path of one of them.")));
+	*prefix = pnstrdup(path, (base - path) + descriptor_len);
+	*version = pnstrdup(n.version, n.version_len);
+	*format = n.format;
 }
 
 /*

@@ -25,6 +25,7 @@
 #include "bc_murmur3.h"
 #include "bc_reader.h"
 #include "bc_sizing.h"
+#include "bc_sstable_name.h"
 #include "bc_status.h"
 
 #define BLOOM_FORMAT_VERSION 1
@@ -127,6 +128,14 @@ extern BLOOM_INTERNAL bytea *bloom_bytea(const uint8 *data, size_t len);
 BLOOM_NORETURN extern BLOOM_INTERNAL void bloom_component_error(bc_status st, const char *component,
 																const char *version, const char *file,
 																uint64 keys);
+
+/*
+ * The SSTable of a path: its common prefix (/data/ks/t-id/nb-1-big,
+ * /x/ks-cf-ka-1) or any of its component files; its prefix, version and
+ * format from the name, or an ERROR (22023) saying what a path should be.
+ */
+extern BLOOM_INTERNAL void bloom_sstable_of_path(const char *path, char **prefix, char **version,
+												 bc_sstable_format *format);
 
 /* long loops work in slices of this many words, checking for interrupts */
 #define BLOOM_CHUNK_WORDS (INT64CONST(1) << 20)

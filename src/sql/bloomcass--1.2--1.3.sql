@@ -1,0 +1,22 @@
+/* bloomcass--1.2--1.3.sql */
+
+-- complain if script is sourced in psql, rather than via ALTER EXTENSION
+\echo Use "ALTER EXTENSION bloomcass UPDATE TO '1.3'" to load this file. \quit
+
+------------------------------------------------------------------------------
+-- Exact key lookups in SSTables on the server.  The file reading follows
+-- pg_read_binary_file(text)'s privileges, as cassandra_sstable_keys does.
+------------------------------------------------------------------------------
+
+-- section: exact key lookups (cassandra_sstable_has_key)
+-- C: src/bloom_sstable_lookup.c
+
+-- path: the SSTable's common prefix (.../nb-1-big, .../ks-cf-ka-1) or any
+-- of its component files; key: typed as for bloom_agg and @> (bytea as
+-- cassandra_sstable_keys returns keys, cassandra_key() for a composite).
+CREATE FUNCTION @extschema@.cassandra_sstable_has_key(path text, key "any")
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'cassandra_sstable_has_key'
+	LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_sstable_has_key(text, "any") IS
+	'whether an SSTable on the server holds a partition key, exactly: BIG by a binary search of Summary.db and one sampling interval of Index.db, trie-indexed by one walk of Partitions.db and one key read (pg_read_binary_file privileges apply)';
