@@ -63,6 +63,7 @@ GLUE_SRCS = \
 	src/bloom_sstable_dir.c \
 	src/bloom_sstable_keys.c \
 	src/bloom_sstable_lookup.c \
+	src/bloom_sstable_open.c \
 	src/bloom_sstable_parse.c \
 	src/bloom_sstable_read.c \
 	src/bloom_util.c \

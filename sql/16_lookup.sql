@@ -16,35 +16,64 @@ WHERE m.version NOT IN ('b', 'e', 'hb');
 
 SELECT format, count(*) AS sstables FROM lk GROUP BY format ORDER BY format;
 
--- BIG: every key of Index.db, and its neighbours
+-- BIG: every key of Index.db
 CREATE TEMP TABLE big_keys AS
 SELECT lk.sstable, lk.prefix, lk.partitioner, k AS key
 FROM lk, cassandra_sstable_keys(lk.prefix) k
 WHERE lk.format = 'big';
 
-CREATE TEMP TABLE big_probes AS
+-- trie-indexed: cassandra_sstable_keys reads the leaves of Partitions.db
+-- and each key whole from Rows.db or Data.db (compressed for da): the
+-- manifest's count, first and last key, token order (ByteOrdered: the
+-- bytes; Murmur3: cassandra_token), every key in the SSTable's filter
+CREATE TEMP TABLE trie_keys AS
+SELECT lk.sstable, lk.prefix, lk.partitioner, k.key, k.n
+FROM lk, cassandra_sstable_keys(lk.prefix) WITH ORDINALITY AS k(key, n)
+WHERE lk.format = 'bti';
+SELECT lk.sstable, count(t.key) = lk.partitions AS manifest_count,
+       bool_or(t.n = 1 AND t.key = lk.first_key) AS first_key,
+       bool_or(t.n = lk.partitions AND t.key = lk.last_key) AS last_key,
+       bool_and(s.filter @> t.key) AS all_in_filter,
+       bool_and(cassandra_sstable_has_key(lk.prefix, t.key)) AS all_found
+FROM lk JOIN trie_keys t USING (sstable)
+JOIN cassandra_sstables(test_path('sstables/' || regexp_replace(lk.sstable, '/[^/]+$', ''))) s
+  ON s.path = lk.prefix
+GROUP BY lk.sstable, lk.partitions, lk.first_key, lk.last_key ORDER BY lk.sstable;
+SELECT sstable,
+       bool_and(CASE WHEN partitioner LIKE '%ByteOrdered%' THEN prev < key
+                     ELSE (cassandra_token(prev), prev) < (cassandra_token(key), key) END) AS in_token_order
+FROM (SELECT sstable, partitioner, key, lag(key) OVER (PARTITION BY sstable ORDER BY n) AS prev
+      FROM trie_keys) t
+WHERE prev IS NOT NULL GROUP BY sstable ORDER BY sstable;
+
+-- every key of both kinds, and its neighbours
+CREATE TEMP VIEW all_keys AS
+SELECT sstable, prefix, partitioner, key FROM big_keys
+UNION ALL
+SELECT sstable, prefix, partitioner, key FROM trie_keys;
+CREATE TEMP TABLE probes AS
 SELECT sstable, prefix, partitioner, kind, probe,
-       EXISTS (SELECT 1 FROM big_keys o WHERE o.sstable = p.sstable AND o.key = p.probe) AS held
-FROM (SELECT sstable, prefix, partitioner, 'key' AS kind, key AS probe FROM big_keys
+       EXISTS (SELECT 1 FROM all_keys o WHERE o.sstable = p.sstable AND o.key = p.probe) AS held
+FROM (SELECT sstable, prefix, partitioner, 'key' AS kind, key AS probe FROM all_keys
       UNION ALL
-      SELECT sstable, prefix, partitioner, 'longer', key || '\x00'::bytea FROM big_keys
+      SELECT sstable, prefix, partitioner, 'longer', key || '\x00'::bytea FROM all_keys
       UNION ALL
       SELECT sstable, prefix, partitioner, 'shorter', substring(key FROM 1 FOR length(key) - 1)
-      FROM big_keys WHERE length(key) > 0
+      FROM all_keys WHERE length(key) > 0
       UNION ALL
       SELECT sstable, prefix, partitioner, 'changed',
              set_byte(key, length(key) - 1, get_byte(key, length(key) - 1) # 1)
-      FROM big_keys WHERE length(key) > 0) p;
+      FROM all_keys WHERE length(key) > 0) p;
 
 SELECT kind, count(*) AS probes, count(*) FILTER (WHERE held) AS held,
        count(*) FILTER (WHERE cassandra_sstable_has_key(prefix, probe) = held) AS right_answers
-FROM big_probes GROUP BY kind ORDER BY kind;
+FROM probes GROUP BY kind ORDER BY kind;
 
 -- by partitioner (Random is searched with the server's MD5, Local by a scan)
 SELECT regexp_replace(partitioner, '^.*\.', '') AS partitioner, count(DISTINCT sstable) AS sstables,
        count(*) AS probes,
        count(*) FILTER (WHERE cassandra_sstable_has_key(prefix, probe) <> held) AS wrong_answers
-FROM big_probes GROUP BY 1 ORDER BY 1;
+FROM probes GROUP BY 1 ORDER BY 1;
 
 -- trie-indexed: the first and last keys, and their neighbours
 SELECT sstable, regexp_replace(partitioner, '^.*\.', '') AS partitioner,

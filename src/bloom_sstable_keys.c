@@ -1,6 +1,9 @@
 /*
  * bloom_sstable_keys.c - cassandra_sstable_keys(path): every partition key
- * of a BIG SSTable, read from its Index.db on the server.
+ * of an SSTable on the server, read from its Index.db (BIG), or from the
+ * leaves of its Partitions.db trie and each key whole from Rows.db or
+ * Data.db (trie-indexed: BTI da, DataStax bb, ScyllaDB ms and mt; the
+ * core's bc_trie_keys, bloom_sstable_open.c).
  *
  * Index.db files reach gigabytes, so the file is read in pieces of
  * KEYS_PIECE bytes through the core's cursor and the keys are returned one
@@ -24,6 +27,7 @@
 #include "bc_index.h"
 #include "bc_sstable_name.h"
 #include "bc_status.h"
+#include "bloom_sstable_open.h"
 #include "bloomcass.h"
 
 /* Index.db is read in pieces of this many bytes */
@@ -31,6 +35,8 @@
 
 typedef struct SSTableKeysState
 {
+	BloomTrieSSTable *trie;		/* a trie-indexed SSTable's, else NULL */
+	bc_trie_keys trie_keys;
 	BloomFile	file;
 	bool		open;			/* file is open */
 	bool		eof;			/* the last piece has been fed */
@@ -47,7 +53,12 @@ static void
 close_index(SSTableKeysState *s)
 {
 	if (s->open)
-		bloom_file_close(&s->file);
+	{
+		if (s->trie)
+			bloom_trie_close(s->trie);
+		else
+			bloom_file_close(&s->file);
+	}
 	s->open = false;
 }
 
@@ -72,13 +83,30 @@ sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo)
 
 	s = (SSTableKeysState *) palloc0(sizeof(SSTableKeysState));
 	bloom_sstable_of_path(path, &prefix, &s->version, &format);
-	s->index_path = bloom_file_path(psprintf("%s-Index.db", prefix));
 
 	st = bc_index_init(&s->cursor, s->version, strlen(s->version));
 	if (st == BC_OK && format == BC_SSTABLE_BTI)
 		st = BC_ERR_INDEX_BTI;
 	if (st == BC_ERR_INDEX_BTI)
-		bloom_component_error(st, "Index.db", s->version, prefix, 0);
+	{
+		/* trie-indexed: the leaves of Partitions.db, each key read whole */
+		char	   *partitioner;
+		bc_partitioner p = bloom_sstable_partitioner(prefix, s->version, &partitioner);
+		size_t		cap;
+
+		s->trie = (BloomTrieSSTable *) palloc(sizeof(BloomTrieSSTable));
+		bloom_trie_open(s->trie, prefix, s->version, p, partitioner);
+		s->open = true;
+		RegisterExprContextCallback(rsinfo->econtext, close_index_callback, PointerGetDatum(s));
+		/* a level of the trie takes a node, at least a byte of the file */
+		cap = (size_t) Min((uint64) BC_TRIE_MAX_DEPTH, s->trie->comps[0].reader.size + 1);
+		st = bc_trie_keys_init(&s->trie_keys, &s->trie->ts,
+							   (bc_trie_frame *) palloc(sizeof(bc_trie_frame) * cap), cap);
+		if (st != BC_OK)
+			bloom_trie_error(s->trie, st, 0);
+		return s;
+	}
+	s->index_path = bloom_file_path(psprintf("%s-Index.db", prefix));
 	if (st != BC_OK)
 		bloom_component_error(st, "Index.db", s->version, s->index_path, 0);
 
@@ -117,6 +145,25 @@ cassandra_sstable_keys(PG_FUNCTION_ARGS)
 	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 
 	CHECK_FOR_INTERRUPTS();
+	if (s->trie)
+	{
+		const uint8_t *key;
+		size_t		len;
+		int			done;
+
+		st = bc_trie_keys_next(&s->trie_keys, &key, &len, &done);
+		if (st != BC_OK)
+			bloom_trie_error(s->trie, st, s->keys);
+		if (!done)
+		{
+			s->keys++;
+			SRF_RETURN_NEXT(funcctx, PointerGetDatum(bloom_bytea(key, len)));
+		}
+		bc_trie_keys_finish(&s->trie_keys);
+		close_index(s);
+		UnregisterExprContextCallback(rsinfo->econtext, close_index_callback, PointerGetDatum(s));
+		SRF_RETURN_DONE(funcctx);
+	}
 	for (;;)
 	{
 		size_t		n;

@@ -1,0 +1,204 @@
+/*
+ * bloom_sstable_open.c - an SSTable's components opened on the server for
+ * the functions that read it at key level: one component file as the
+ * core's bc_reader, the partitioner Statistics.db names, and a
+ * trie-indexed SSTable's Partitions.db (its footer), Rows.db and Data.db
+ * (through CompressionInfo.db when compressed), ready for the core's
+ * bc_trie_keys.  Every file is read with pg_read_binary_file's privileges
+ * (bloom_files.c), checked before it is opened.
+ */
+#include "postgres.h"
+
+#include <errno.h>
+
+#include "bc_key_range.h"
+#include "bc_statistics.h"
+#include "bc_status.h"
+#include "bloom_sstable_open.h"
+
+/* the largest Statistics.db and CompressionInfo.db read whole */
+#define MAX_COMPONENT_BYTES ((size_t) 512 * 1024 * 1024)
+
+bool
+bloom_component_open(const char *prefix, const char *name, bool may_lack, BloomComponent *c)
+{
+	char	   *err = NULL;
+
+	c->name = name;
+	c->path = bloom_file_path(psprintf("%s-%s", prefix, name));
+	c->open = false;
+	if (!bloom_file_open(&c->file, c->path, may_lack ? &err : NULL))
+	{
+		if (errno == ENOENT)
+			return false;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read file \"%s\": %s", c->path, err)));
+	}
+	bloom_file_reader(&c->file, &c->reader);
+	c->open = true;
+	return true;
+}
+
+void
+bloom_component_close(BloomComponent *c)
+{
+	if (c->open)
+		bloom_file_close(&c->file);
+	c->open = false;
+}
+
+/* a whole component of the SSTable, or NULL when it has none */
+static uint8 *
+read_component(const char *prefix, const char *name, size_t *len, char **path)
+{
+	char	   *err = NULL;
+	uint8	   *data;
+
+	*path = bloom_file_path(psprintf("%s-%s", prefix, name));
+	data = bloom_file_read_all(*path, MAX_COMPONENT_BYTES, len, &err);
+	if (data == NULL && errno != ENOENT)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read file \"%s\": %s", *path, err)));
+	return data;
+}
+
+void
+bloom_components_error(bc_status st, const char *version, BloomComponent *comps, int ncomps,
+					   const char *component, uint64 keys)
+{
+	int			i;
+
+	if (st == BC_ERR_READ)
+		for (i = 0; i < ncomps; i++)
+			if (comps[i].open && comps[i].file.err != NULL)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not read file \"%s\": %s", comps[i].path,
+								comps[i].file.err)));
+	for (i = 0; i < ncomps; i++)
+		if (comps[i].open && strcmp(comps[i].name, component) == 0)
+			bloom_component_error(st, component, version, comps[i].path, keys);
+	bloom_component_error(st, component, version, NULL, keys);
+}
+
+bc_partitioner
+bloom_sstable_partitioner(const char *prefix, const char *version, char **name)
+{
+	char	   *path;
+	size_t		len;
+	uint8	   *data = read_component(prefix, "Statistics.db", &len, &path);
+	bc_statistics st;
+	bc_status	rc;
+
+	*name = NULL;
+	if (data == NULL)
+		return BC_PARTITIONER_OTHER;
+	rc = bc_statistics_parse(data, len, version, strlen(version), &st);
+	if (rc != BC_OK)
+		bloom_component_error(rc, "Statistics.db", version, path, 0);
+	*name = pnstrdup((const char *) st.partitioner, st.partitioner_len);
+	return bc_partitioner_of(*name, strlen(*name));
+}
+
+void
+bloom_trie_open(BloomTrieSSTable *t, const char *prefix, const char *version,
+				bc_partitioner p, const char *partitioner_name)
+{
+	bc_reader	no_rows = {NULL, NULL, 0};
+	const uint8_t *first,
+			   *last;
+	size_t		first_len,
+				last_len,
+				info_len;
+	char	   *info_path;
+	uint8	   *info;
+	bc_status	st;
+
+	memset(t, 0, sizeof(*t));
+	t->prefix = prefix;
+	t->version = version;
+	if (partitioner_name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("SSTable \"%s\" has no Statistics.db", prefix),
+				 errdetail("The keys of a trie-indexed SSTable are ordered by the byte-comparable form of the partitioner Statistics.db names.")));
+	if (p != BC_PARTITIONER_MURMUR3 && p != BC_PARTITIONER_BYTE_ORDERED)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot read trie-indexed SSTable \"%s\" of partitioner %s by key", prefix,
+						partitioner_name),
+				 errdetail("bloomcass knows the byte-comparable form of Murmur3Partitioner's and ByteOrderedPartitioner's keys only.")));
+
+	bloom_component_open(prefix, "Partitions.db", false, &t->comps[0]);
+	st = bc_partitions_range(&t->comps[0].reader, palloc(BC_PARTITIONS_MAX_KEYS), &t->footer,
+							 &first, &first_len, &last, &last_len);
+	if (st != BC_OK)
+		bloom_components_error(st, version, t->comps, 1, "Partitions.db", 0);
+	/* Rows.db holds the keys of wide partitions only: it may be absent */
+	if (!bloom_component_open(prefix, "Rows.db", true, &t->comps[1]))
+	{
+		t->comps[1].name = "Rows.db";
+		t->comps[1].reader = no_rows;
+	}
+	bloom_component_open(prefix, "Data.db", false, &t->comps[2]);
+
+	info = read_component(prefix, "CompressionInfo.db", &info_len, &info_path);
+	if (info != NULL)
+	{
+		uint8	   *dict = NULL;
+		size_t		bufsize;
+
+		st = bc_compression_parse(version, strlen(version), info, info_len,
+								  t->comps[2].reader.size, &t->ci);
+		if (st != BC_OK)
+			bloom_component_error(st, "CompressionInfo.db", version, info_path, 0);
+		if (t->ci.dictionary_len > 0)
+		{
+			dict = palloc(t->ci.dictionary_len);
+			bc_compression_dictionary(&t->ci, dict);
+		}
+		bufsize = bc_compression_buffer_size(&t->ci);
+		if (bufsize == 0)
+			bloom_component_error(BC_ERR_COMPRESSION_FORMAT, "CompressionInfo.db", version,
+								  info_path, 0);
+		st = bc_data_reader_init(&t->data, &t->comps[2].reader, &t->ci, dict, t->ci.dictionary_len,
+								 palloc((size_t) t->ci.chunk_length), (size_t) t->ci.chunk_length,
+								 palloc(bufsize), bufsize);
+	}
+	else
+		st = bc_data_reader_init(&t->data, &t->comps[2].reader, NULL, NULL, 0, NULL, 0, NULL, 0);
+	if (st == BC_OK)
+		st = bc_trie_sstable_init(&t->ts, version, strlen(version), p, &t->comps[0].reader,
+								  &t->footer, &t->comps[1].reader, &t->data);
+	if (st != BC_OK)
+		bloom_trie_error(t, st, 0);
+}
+
+void
+bloom_trie_close(BloomTrieSSTable *t)
+{
+	int			i;
+
+	for (i = 0; i < 3; i++)
+		bloom_component_close(&t->comps[i]);
+}
+
+void
+bloom_trie_error(BloomTrieSSTable *t, bc_status st, uint64 keys)
+{
+	const char *component;
+
+	if (st == BC_ERR_TRIE_ENCODING)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot search SSTable \"%s\" of version \"%s\" by key", t->prefix, t->version),
+				 errdetail("ScyllaDB's ms encodes each partition key column by its type in Partitions.db's trie, which needs the table's schema; its keys can be listed.")));
+	if (st == BC_ERR_TRIE_POSITION || st == BC_ERR_TRIE_KEY ||
+		(st >= BC_ERR_COMPRESSION_TRUNCATED && st <= BC_ERR_COMPRESSION_CORRUPT))
+		component = "Data.db";
+	else
+		component = "Partitions.db";
+	bloom_components_error(st, t->version, t->comps, 3, component, keys);
+}
