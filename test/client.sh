@@ -106,12 +106,17 @@ expect "sstables: rows equal cassandra_sstables() column by column" "$diff" ""
 expect "sstables: filter_db is the bytes of every Filter.db" "$(filter_bytes_differ n1)" 0
 keys_diff=$(q -c "
 	SELECT count(*) FROM cassandra_sstable_files f
-	WHERE label = 'n1' AND partitions IS NOT NULL AND 'Index.db' = ANY (components)
+	WHERE label = 'n1' AND partitions IS NOT NULL
+	  AND ('Index.db' = ANY (components) OR 'Partitions.db' = ANY (components))
 	  AND (SELECT array_agg(k ORDER BY k) FROM cassandra_sstable_keys(f.path) k)
 	      IS DISTINCT FROM
 	      (SELECT array_agg(key ORDER BY key) FROM cassandra_sstable_files_keys x
 	       WHERE x.label = 'n1' AND x.path = f.path)")
-expect "sstables: --keys gives every key of each Index.db (cassandra_sstable_keys)" "$keys_diff" 0
+expect "sstables: --keys gives every key of each Index.db and Partitions.db (cassandra_sstable_keys)" "$keys_diff" 0
+expect "sstables: --keys loads the keys of the 6 trie-indexed SSTables (74 keys)" "$(q -c "
+	SELECT count(DISTINCT f.path) || ' ' || count(x.key) FROM cassandra_sstable_files f
+	JOIN cassandra_sstable_files_keys x ON x.label = f.label AND x.path = f.path
+	WHERE f.label = 'n1' AND f.format = 'bti'")" "6 74"
 expect "sstables: keys were loaded" "$(q -c "SELECT count(*) > 1000 FROM cassandra_sstable_files_keys WHERE label = 'n1'")" t
 echo "    ($n_rows loaded, $n_failed failed; $(summary_of "$T/sst.log"))"
 

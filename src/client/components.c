@@ -250,3 +250,152 @@ ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, siz
 	free(w);
 	return close_component(s, "Index.db", &f, rc);
 }
+
+/*
+ * Every key of a trie-indexed SSTable, in token order (the core's
+ * bc_trie_keys, as cassandra_sstable_keys reads them): the leaves of
+ * Partitions.db, each key whole from Rows.db or Data.db (through
+ * CompressionInfo.db when compressed).  partitioner: the class
+ * Statistics.db names.  0 after an error (reported); fn returning non-zero
+ * stops with 0 too (it reports).
+ */
+int
+ld_walk_trie_keys(const ld_sstable *s, const uint8_t *partitioner, size_t partitioner_len,
+				  int (*fn) (void *arg, const uint8_t *key, size_t len), void *arg)
+{
+	ld_file		fp,
+				fr,
+				fd;
+	bc_reader	rp,
+				rr = {NULL, NULL, 0},
+				rd;
+	int			have_rows = 0,
+				ok = 0;
+	blob		info;
+	bc_partitioner p;
+	bc_partitions_footer footer;
+	bc_compression_info ci;
+	bc_data_reader dr;
+	bc_trie_sstable ts;
+	bc_trie_keys *k = NULL;
+	bc_trie_frame *frames = NULL;
+	uint8_t    *keys = NULL,
+			   *chunk = NULL,
+			   *comp = NULL,
+			   *dict = NULL;
+	const uint8_t *first,
+			   *last;
+	size_t		first_len,
+				last_len,
+				cap;
+	const char *component = "Partitions.db";
+	bc_status	rc;
+
+	if (bc_partitioner_from_name((const char *) partitioner, partitioner_len, &p) != BC_OK)
+	{
+		ld_error("%s: cannot read the keys of a trie-indexed SSTable of partitioner %.*s",
+				 s->prefix, (int) partitioner_len, (const char *) partitioner);
+		return 0;
+	}
+	if (!ld_read_component(s, "CompressionInfo.db", LD_MAX_SMALL_BYTES, &info))
+		return 0;
+	if (!open_component(s, "Partitions.db", &fp, &rp))
+		goto out_info;
+	if (ld_component_size(s, "Rows.db") >= 0)
+	{
+		if (!open_component(s, "Rows.db", &fr, &rr))
+			goto out_p;
+		have_rows = 1;
+	}
+	if (!open_component(s, "Data.db", &fd, &rd))
+		goto out_r;
+
+	keys = ld_xmalloc(BC_PARTITIONS_MAX_KEYS);
+	rc = bc_partitions_range(&rp, keys, &footer, &first, &first_len, &last, &last_len);
+	if (rc == BC_OK && info.present)
+	{
+		component = "CompressionInfo.db";
+		rc = bc_compression_parse(s->version, strlen(s->version), info.data, info.len,
+								  rd.size, &ci);
+		if (rc == BC_OK && bc_compression_buffer_size(&ci) == 0)
+			rc = BC_ERR_COMPRESSION_FORMAT;
+		if (rc == BC_OK)
+		{
+			dict = ld_xmalloc(ci.dictionary_len);
+			bc_compression_dictionary(&ci, dict);
+			chunk = ld_xmalloc((size_t) ci.chunk_length);
+			comp = ld_xmalloc(bc_compression_buffer_size(&ci));
+			rc = bc_data_reader_init(&dr, &rd, &ci, dict, ci.dictionary_len,
+									 chunk, (size_t) ci.chunk_length,
+									 comp, bc_compression_buffer_size(&ci));
+		}
+	}
+	else if (rc == BC_OK)
+		rc = bc_data_reader_init(&dr, &rd, NULL, NULL, 0, NULL, 0, NULL, 0);
+	if (rc == BC_OK)
+	{
+		component = "Partitions.db";
+		rc = bc_trie_sstable_init(&ts, s->version, strlen(s->version), p, &rp, &footer, &rr, &dr);
+	}
+	if (rc == BC_OK)
+	{
+		/* a level of the trie takes a node, at least a byte of the file */
+		cap = rp.size + 1 < BC_TRIE_MAX_DEPTH ? (size_t) rp.size + 1 : BC_TRIE_MAX_DEPTH;
+		frames = ld_xmalloc(sizeof(bc_trie_frame) * cap);
+		k = ld_xmalloc(sizeof(bc_trie_keys));
+		rc = bc_trie_keys_init(k, &ts, frames, cap);
+	}
+	while (rc == BC_OK)
+	{
+		const uint8_t *key;
+		size_t		len;
+		int			done;
+
+		rc = bc_trie_keys_next(k, &key, &len, &done);
+		if (rc != BC_OK || done)
+			break;
+		if (fn(arg, key, len))
+		{
+			rc = BC_ERR_STOPPED;
+			break;
+		}
+		if (ld_stop_requested)
+		{
+			rc = BC_ERR_STOPPED;
+			break;
+		}
+	}
+	if (k != NULL)
+		bc_trie_keys_finish(k);
+	if (rc == BC_ERR_READ)
+	{
+		ld_file    *files[3] = {&fp, have_rows ? &fr : NULL, &fd};
+		const char *names[3] = {"Partitions.db", "Rows.db", "Data.db"};
+		int			i;
+
+		for (i = 0; i < 3; i++)
+			if (files[i] != NULL && files[i]->err != 0)
+				ld_error("%s: cannot read %s: %s", s->prefix, names[i], strerror(files[i]->err));
+	}
+	else if (rc != BC_OK && rc != BC_ERR_STOPPED)
+		ld_error("%s: %s: %s", s->prefix,
+				 rc == BC_ERR_TRIE_POSITION || rc == BC_ERR_TRIE_KEY ||
+				 (rc >= BC_ERR_COMPRESSION_TRUNCATED && rc <= BC_ERR_COMPRESSION_CORRUPT) ?
+				 "Data.db" : component, bc_status_message(rc));
+	ok = rc == BC_OK;
+	free(k);
+	free(frames);
+	free(keys);
+	free(chunk);
+	free(comp);
+	free(dict);
+	close(fd.fd);
+out_r:
+	if (have_rows)
+		close(fr.fd);
+out_p:
+	close(fp.fd);
+out_info:
+	free(info.data);
+	return ok;
+}

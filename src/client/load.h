@@ -25,6 +25,9 @@
 #include <libpq-fe.h>
 
 #include "bc_codec.h"
+#include "bc_compression.h"
+#include "bc_data.h"
+#include "bc_trie_keys.h"
 #include "bc_key_range.h"
 #include "bc_sstable_name.h"
 #include "bc_walk.h"
@@ -139,6 +142,12 @@ int			ld_read_partitions_range(const ld_sstable *s, blob *first, blob *last);
  * key; 0 after an error, reported */
 int			ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, size_t len),
 						  void *arg, blob *first, blob *last);
+
+/* every key of a trie-indexed SSTable in token order, fn as for
+ * ld_walk_index; partitioner: the class Statistics.db names */
+int			ld_walk_trie_keys(const ld_sstable *s, const uint8_t *partitioner,
+							  size_t partitioner_len,
+							  int (*fn) (void *arg, const uint8_t *key, size_t len), void *arg);
 
 /* copy.c: the binary COPY of a load, and server errors */
 typedef struct ld_copy

@@ -348,6 +348,8 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	int64_t		data_bytes = ld_component_size(s, "Data.db");
 	int64_t		filter_bytes = ld_component_size(s, "Filter.db");
 	const char *params[2];
+	const uint8_t *partitioner = NULL;	/* into stats, for a trie's keys */
+	size_t		partitioner_len = 0;
 	ld_result	result = LD_FAILED;
 	known		probe,
 			   *k;
@@ -400,6 +402,8 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 				ld_error("%s: Statistics.db: %s", s->prefix, bc_status_message(rc));
 				goto done;
 			}
+			partitioner = st.partitioner;
+			partitioner_len = st.partitioner_len;
 		}
 		if (trie)
 		{
@@ -424,7 +428,9 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 			if (!ld_walk_index(s, NULL, NULL, &first, &last))
 				goto done;
 		}
-		keys = u->o->keys && !trie && ld_component_size(s, "Index.db") >= 0;
+		/* a trie-indexed SSTable's keys are ordered by its partitioner */
+		keys = u->o->keys && (trie ? partitioner != NULL && ld_component_size(s, "Partitions.db") >= 0 :
+							  ld_component_size(s, "Index.db") >= 0);
 	}
 
 	if (!run(u, "BEGIN", "BEGIN", 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
@@ -476,7 +482,8 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 		{
 			if (!ld_copy_start(&u->copy, u->copy_keys_sql, s->prefix, fatal))
 				goto fail;
-			if (!ld_walk_index(s, key_row, &sink, NULL, NULL))
+			if (trie ? !ld_walk_trie_keys(s, partitioner, partitioner_len, key_row, &sink) :
+				!ld_walk_index(s, key_row, &sink, NULL, NULL))
 			{
 				u->copy.failed = 1;
 				ld_copy_end(&u->copy, s->prefix, fatal);
