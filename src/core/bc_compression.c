@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "bc_codec.h"
+#include "bc_endian.h"
 #include "bc_compression.h"
 
 /* the package of Cassandra's compressors, which a stored name may carry */
@@ -38,19 +39,6 @@ static const struct
 	{"LZ4WithDictsCompressor", BC_COMPRESSOR_LZ4_DICTS},
 	{"ZstdWithDictsCompressor", BC_COMPRESSOR_ZSTD_DICTS},
 };
-
-static uint32_t
-be32(const uint8_t *p)
-{
-	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) |
-		((uint32_t) p[2] << 8) | (uint32_t) p[3];
-}
-
-static uint64_t
-be64(const uint8_t *p)
-{
-	return ((uint64_t) be32(p) << 32) | be32(p + 4);
-}
 
 /* A Java writeUTF string at *pos: its bytes and length. */
 static bc_status
@@ -186,7 +174,7 @@ bc_compression_parse(const char *version, size_t version_len,
 
 	if (len - pos < 4)
 		return BC_ERR_COMPRESSION_TRUNCATED;
-	n = (int32_t) be32(data + pos);
+	n = (int32_t) bc_get_be32(data + pos);
 	pos += 4;
 	/* CompressionMetadata.open: new HashMap<>(optionCount) refuses < 0 */
 	if (n < 0)
@@ -219,7 +207,7 @@ bc_compression_parse(const char *version, size_t version_len,
 	/* chunk length, [max compressed length], data length, chunk count */
 	if (len - pos < 4 + (has_max ? 4 : 0) + 8 + 4)
 		return BC_ERR_COMPRESSION_TRUNCATED;
-	chunk = be32(data + pos);
+	chunk = bc_get_be32(data + pos);
 	pos += 4;
 
 	/*
@@ -235,10 +223,10 @@ bc_compression_parse(const char *version, size_t version_len,
 	{
 		/* CompressionParams takes any value: a chunk is stored raw when
 		 * its stored length reaches it */
-		out->max_compressed_length = (int32_t) be32(data + pos);
+		out->max_compressed_length = (int32_t) bc_get_be32(data + pos);
 		pos += 4;
 	}
-	dlen = (int64_t) be64(data + pos);
+	dlen = (int64_t) bc_get_be64(data + pos);
 	pos += 8;
 
 	/*
@@ -249,7 +237,7 @@ bc_compression_parse(const char *version, size_t version_len,
 		return BC_ERR_COMPRESSION_FORMAT;
 	out->data_length = dlen;
 
-	n = (int32_t) be32(data + pos);
+	n = (int32_t) bc_get_be32(data + pos);
 	pos += 4;
 	/* CompressionMetadata.readChunkOffsets: "Compressed file with 0 chunks" */
 	if (n <= 0)
@@ -348,9 +336,9 @@ bc_compression_chunk(const bc_compression_info *ci, int64_t i,
 	/* CompressionMetadata.chunkFor: CorruptSSTableException(EOFException) */
 	if (i < 0 || i >= ci->chunk_count)
 		return BC_ERR_COMPRESSION_CHUNK;
-	off = be64(ci->offsets + 8 * (size_t) i);
+	off = bc_get_be64(ci->offsets + 8 * (size_t) i);
 	next = (i + 1 == ci->chunk_count) ? ci->data_file_size
-		: be64(ci->offsets + 8 * (size_t) (i + 1));
+		: bc_get_be64(ci->offsets + 8 * (size_t) (i + 1));
 
 	/*
 	 * chunkFor: new Chunk(offset, next - offset - 4), which asserts a
@@ -436,7 +424,7 @@ bc_compression_decode(const bc_compression_info *ci, int64_t i,
 	 * in 2.x): the checksum of the stored bytes, big-endian after them
 	 * (CorruptBlockException).
 	 */
-	expect = be32(stored + stored_len);
+	expect = bc_get_be32(stored + stored_len);
 	if (ci->checksum == BC_CHUNK_ADLER32)
 		sum = (uint32_t) adler32(adler32(0L, Z_NULL, 0), stored, (uInt) stored_len);
 	else

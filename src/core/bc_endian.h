@@ -1,7 +1,9 @@
 /*
  * bc_endian.h - big-endian reads and writes of 32- and 64-bit integers, the
  * byte order of Java's DataOutput (Filter.db headers, Statistics.db,
- * Index.db, Summary.db, Partitions.db) and of PostgreSQL's binary COPY.
+ * Index.db, Summary.db, Partitions.db, CompressionInfo.db) and of
+ * PostgreSQL's binary COPY; and the little-endian reads of Summary.db's
+ * off-heap region, written in the writing machine's order.
  */
 #ifndef BC_ENDIAN_H
 #define BC_ENDIAN_H
@@ -35,6 +37,20 @@ static inline uint64_t
 bc_get_be64(const uint8_t *p)
 {
 	return ((uint64_t) bc_get_be32(p) << 32) | bc_get_be32(p + 4);
+}
+
+/* little-endian: Summary.db's offsets and Index.db positions (ja and later) */
+static inline uint32_t
+bc_get_le32(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
+		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
+}
+
+static inline uint64_t
+bc_get_le64(const uint8_t *p)
+{
+	return (uint64_t) bc_get_le32(p) | ((uint64_t) bc_get_le32(p + 4) << 32);
 }
 
 #endif							/* BC_ENDIAN_H */

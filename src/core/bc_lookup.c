@@ -60,11 +60,8 @@ summary_sample(const bc_reader *r, uint64_t base, uint64_t region_len, int32_t c
 	if (got != want)
 		return BC_ERR_SUMMARY_TRUNCATED;
 	/* the bounds bc_summary_parse checks for every sample */
-	start = (uint64_t) offs[0] | ((uint64_t) offs[1] << 8) |
-		((uint64_t) offs[2] << 16) | ((uint64_t) offs[3] << 24);
-	end = i + 1 < count ?
-		((uint64_t) offs[4] | ((uint64_t) offs[5] << 8) |
-		 ((uint64_t) offs[6] << 16) | ((uint64_t) offs[7] << 24)) : region_len;
+	start = bc_get_le32(offs);
+	end = i + 1 < count ? bc_get_le32(offs + 4) : region_len;
 	if (start < (uint64_t) count * 4 || end > region_len || start > end ||
 		end - start < 8 || end - start - 8 > BC_INDEX_MAX_KEY)
 		return BC_ERR_SUMMARY_FORMAT;
@@ -76,10 +73,7 @@ summary_sample(const bc_reader *r, uint64_t base, uint64_t region_len, int32_t c
 		return BC_ERR_SUMMARY_TRUNCATED;
 	*key_len = (size_t) (end - start - 8);
 	/* the position is written in the machine's order: little-endian */
-	*position = (uint64_t) buf[*key_len] | ((uint64_t) buf[*key_len + 1] << 8) |
-		((uint64_t) buf[*key_len + 2] << 16) | ((uint64_t) buf[*key_len + 3] << 24) |
-		((uint64_t) buf[*key_len + 4] << 32) | ((uint64_t) buf[*key_len + 5] << 40) |
-		((uint64_t) buf[*key_len + 6] << 48) | ((uint64_t) buf[*key_len + 7] << 56);
+	*position = bc_get_le64(buf + *key_len);
 	if (*position > (uint64_t) INT64_MAX)
 		return BC_ERR_SUMMARY_FORMAT;
 	return BC_OK;

@@ -38,19 +38,6 @@
 /* Cassandra's BASE_SAMPLING_LEVEL: a summary at full sampling */
 #define FULL_SAMPLING 128
 
-static uint32_t
-le32(const uint8_t *p)
-{
-	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) |
-		((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
-}
-
-static uint64_t
-le64(const uint8_t *p)
-{
-	return (uint64_t) le32(p) | ((uint64_t) le32(p + 4) << 32);
-}
-
 /* A BE32-length key at *pos: bounds-checked, at most BC_INDEX_MAX_KEY. */
 static bc_status
 read_key(const uint8_t *data, size_t len, size_t *pos,
@@ -171,9 +158,9 @@ bc_summary_parse(const char *version, size_t vlen,
 		for (i = 0; i < s->count; i++)
 		{
 			const uint8_t *r = data + pos;
-			uint64_t	start = le32(r + 4 * (size_t) i);
+			uint64_t	start = bc_get_le32(r + 4 * (size_t) i);
 			uint64_t	end = i + 1 < s->count ?
-				le32(r + 4 * (size_t) i + 4) : region;
+				bc_get_le32(r + 4 * (size_t) i + 4) : region;
 
 			/*
 			 * Memory safety: each entry inside the region, after the
@@ -239,13 +226,13 @@ bc_summary_entry(const bc_summary *s, int32_t i, const uint8_t **key,
 	}
 	else
 	{
-		size_t		start = le32(r + 4 * (size_t) i);
+		size_t		start = bc_get_le32(r + 4 * (size_t) i);
 		size_t		end = i + 1 < s->count ?
-			le32(r + 4 * (size_t) i + 4) : s->entries_len;
+			bc_get_le32(r + 4 * (size_t) i + 4) : s->entries_len;
 
 		*key = r + start;
 		*key_len = end - start - 8;
-		*index_offset = (int64_t) le64(r + end - 8);
+		*index_offset = (int64_t) bc_get_le64(r + end - 8);
 		return BC_OK;
 	}
 }
