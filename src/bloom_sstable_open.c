@@ -102,6 +102,13 @@ bloom_sstable_partitioner(const char *prefix, const char *version, char **name)
 	return bc_partitioner_of(*name, strlen(*name));
 }
 
+/* the chunk buffers of a compressed Data.db, in the caller's context */
+static void *
+data_alloc(void *arg, size_t size)
+{
+	return palloc(size);
+}
+
 void
 bloom_trie_open(BloomTrieSSTable *t, const char *prefix, const char *version,
 				bc_partitioner p, const char *partitioner_name)
@@ -114,6 +121,8 @@ bloom_trie_open(BloomTrieSSTable *t, const char *prefix, const char *version,
 				info_len;
 	char	   *info_path;
 	uint8	   *info;
+	void	   *block;
+	int			in_info;
 	bc_status	st;
 
 	memset(t, 0, sizeof(*t));
@@ -145,30 +154,10 @@ bloom_trie_open(BloomTrieSSTable *t, const char *prefix, const char *version,
 	bloom_component_open(prefix, "Data.db", false, &t->comps[2]);
 
 	info = read_component(prefix, "CompressionInfo.db", &info_len, &info_path);
-	if (info != NULL)
-	{
-		uint8	   *dict = NULL;
-		size_t		bufsize;
-
-		st = bc_compression_parse(version, strlen(version), info, info_len,
-								  t->comps[2].reader.size, &t->ci);
-		if (st != BC_OK)
-			bloom_component_error(st, "CompressionInfo.db", version, info_path, 0);
-		if (t->ci.dictionary_len > 0)
-		{
-			dict = palloc(t->ci.dictionary_len);
-			bc_compression_dictionary(&t->ci, dict);
-		}
-		bufsize = bc_compression_buffer_size(&t->ci);
-		if (bufsize == 0)
-			bloom_component_error(BC_ERR_COMPRESSION_FORMAT, "CompressionInfo.db", version,
-								  info_path, 0);
-		st = bc_data_reader_init(&t->data, &t->comps[2].reader, &t->ci, dict, t->ci.dictionary_len,
-								 palloc((size_t) t->ci.chunk_length), (size_t) t->ci.chunk_length,
-								 palloc(bufsize), bufsize);
-	}
-	else
-		st = bc_data_reader_init(&t->data, &t->comps[2].reader, NULL, NULL, 0, NULL, 0, NULL, 0);
+	st = bc_data_reader_open(&t->data, &t->ci, &t->comps[2].reader, version, strlen(version),
+							 info, info_len, data_alloc, NULL, &block, &in_info);
+	if (st != BC_OK && in_info)
+		bloom_component_error(st, "CompressionInfo.db", version, info_path, 0);
 	if (st == BC_OK)
 		st = bc_trie_sstable_init(&t->ts, version, strlen(version), p, &t->comps[0].reader,
 								  &t->footer, &t->comps[1].reader, &t->data);
@@ -188,17 +177,10 @@ bloom_trie_close(BloomTrieSSTable *t)
 void
 bloom_trie_error(BloomTrieSSTable *t, bc_status st, uint64 keys)
 {
-	const char *component;
-
 	if (st == BC_ERR_TRIE_ENCODING)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot search SSTable \"%s\" of version \"%s\" by key", t->prefix, t->version),
 				 errdetail("ScyllaDB's ms encodes each partition key column by its type in Partitions.db's trie, which needs the table's schema; its keys can be listed.")));
-	if (st == BC_ERR_TRIE_POSITION || st == BC_ERR_TRIE_KEY ||
-		(st >= BC_ERR_COMPRESSION_TRUNCATED && st <= BC_ERR_COMPRESSION_CORRUPT))
-		component = "Data.db";
-	else
-		component = "Partitions.db";
-	bloom_components_error(st, t->version, t->comps, 3, component, keys);
+	bloom_components_error(st, t->version, t->comps, 3, bc_trie_keys_component(st), keys);
 }

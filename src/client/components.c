@@ -251,6 +251,14 @@ ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, siz
 	return close_component(s, "Index.db", &f, rc);
 }
 
+/* the chunk buffers of a compressed Data.db */
+static void *
+data_alloc(void *arg, size_t size)
+{
+	(void) arg;
+	return ld_xmalloc(size);
+}
+
 /*
  * Every key of a trie-indexed SSTable, in token order (the core's
  * bc_trie_keys, as cassandra_sstable_keys reads them): the leaves of
@@ -279,16 +287,14 @@ ld_walk_trie_keys(const ld_sstable *s, const uint8_t *partitioner, size_t partit
 	bc_trie_sstable ts;
 	bc_trie_keys *k = NULL;
 	bc_trie_frame *frames = NULL;
-	uint8_t    *keys = NULL,
-			   *chunk = NULL,
-			   *comp = NULL,
-			   *dict = NULL;
+	uint8_t    *keys = NULL;
+	void	   *block = NULL;
+	int			in_info = 0;
 	const uint8_t *first,
 			   *last;
 	size_t		first_len,
 				last_len,
 				cap;
-	const char *component = "Partitions.db";
 	bc_status	rc;
 
 	if (bc_partitioner_from_name((const char *) partitioner, partitioner_len, &p) != BC_OK)
@@ -312,31 +318,12 @@ ld_walk_trie_keys(const ld_sstable *s, const uint8_t *partitioner, size_t partit
 
 	keys = ld_xmalloc(BC_PARTITIONS_MAX_KEYS);
 	rc = bc_partitions_range(&rp, keys, &footer, &first, &first_len, &last, &last_len);
-	if (rc == BC_OK && info.present)
-	{
-		component = "CompressionInfo.db";
-		rc = bc_compression_parse(s->version, strlen(s->version), info.data, info.len,
-								  rd.size, &ci);
-		if (rc == BC_OK && bc_compression_buffer_size(&ci) == 0)
-			rc = BC_ERR_COMPRESSION_FORMAT;
-		if (rc == BC_OK)
-		{
-			dict = ld_xmalloc(ci.dictionary_len);
-			bc_compression_dictionary(&ci, dict);
-			chunk = ld_xmalloc((size_t) ci.chunk_length);
-			comp = ld_xmalloc(bc_compression_buffer_size(&ci));
-			rc = bc_data_reader_init(&dr, &rd, &ci, dict, ci.dictionary_len,
-									 chunk, (size_t) ci.chunk_length,
-									 comp, bc_compression_buffer_size(&ci));
-		}
-	}
-	else if (rc == BC_OK)
-		rc = bc_data_reader_init(&dr, &rd, NULL, NULL, 0, NULL, 0, NULL, 0);
 	if (rc == BC_OK)
-	{
-		component = "Partitions.db";
+		rc = bc_data_reader_open(&dr, &ci, &rd, s->version, strlen(s->version),
+								 info.present ? info.data : NULL, info.len, data_alloc, NULL,
+								 &block, &in_info);
+	if (rc == BC_OK)
 		rc = bc_trie_sstable_init(&ts, s->version, strlen(s->version), p, &rp, &footer, &rr, &dr);
-	}
 	if (rc == BC_OK)
 	{
 		/* a level of the trie takes a node, at least a byte of the file */
@@ -378,17 +365,13 @@ ld_walk_trie_keys(const ld_sstable *s, const uint8_t *partitioner, size_t partit
 				ld_error("%s: cannot read %s: %s", s->prefix, names[i], strerror(files[i]->err));
 	}
 	else if (rc != BC_OK && rc != BC_ERR_STOPPED)
-		ld_error("%s: %s: %s", s->prefix,
-				 rc == BC_ERR_TRIE_POSITION || rc == BC_ERR_TRIE_KEY ||
-				 (rc >= BC_ERR_COMPRESSION_TRUNCATED && rc <= BC_ERR_COMPRESSION_CORRUPT) ?
-				 "Data.db" : component, bc_status_message(rc));
+		ld_error("%s: %s: %s", s->prefix, in_info ? "CompressionInfo.db" : bc_trie_keys_component(rc),
+				 bc_status_message(rc));
 	ok = rc == BC_OK;
 	free(k);
 	free(frames);
 	free(keys);
-	free(chunk);
-	free(comp);
-	free(dict);
+	free(block);
 	close(fd.fd);
 out_r:
 	if (have_rows)

@@ -5,6 +5,7 @@
  * Cassandra's CompressedChunkReader reads it), an uncompressed one as it
  * is.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "bc_data.h"
@@ -35,6 +36,43 @@ bc_data_reader_init(bc_data_reader *dr, const bc_reader *file,
 	dr->chunk = chunk;
 	dr->compressed = compressed;
 	return BC_OK;
+}
+
+bc_status
+bc_data_reader_open(bc_data_reader *dr, bc_compression_info *ci, const bc_reader *file,
+					const char *version, size_t version_len,
+					const uint8_t *info, size_t info_len,
+					void *(*alloc) (void *arg, size_t size), void *arg,
+					void **block, int *in_info)
+{
+	size_t		chunk_len,
+				bufsize;
+	uint8_t    *b;
+	bc_status	st;
+
+	*block = NULL;
+	*in_info = 0;
+	if (info == NULL)
+		return bc_data_reader_init(dr, file, NULL, NULL, 0, NULL, 0, NULL, 0);
+	st = bc_compression_parse(version, version_len, info, info_len, file->size, ci);
+	if (st != BC_OK)
+	{
+		*in_info = 1;
+		return st;
+	}
+	chunk_len = (size_t) ci->chunk_length;
+	bufsize = bc_compression_buffer_size(ci);
+	if (bufsize == 0 || ci->dictionary_len > SIZE_MAX - chunk_len - bufsize)
+	{
+		*in_info = 1;
+		return BC_ERR_COMPRESSION_FORMAT;
+	}
+	b = alloc(arg, ci->dictionary_len + chunk_len + bufsize);
+	*block = b;
+	bc_compression_dictionary(ci, b);
+	return bc_data_reader_init(dr, file, ci, b, ci->dictionary_len,
+							   b + ci->dictionary_len, chunk_len,
+							   b + ci->dictionary_len + chunk_len, bufsize);
 }
 
 uint64_t

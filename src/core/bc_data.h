@@ -36,6 +36,20 @@ bc_status	bc_data_reader_init(bc_data_reader *dr, const bc_reader *file,
 								uint8_t *chunk, size_t chunk_cap,
 								uint8_t *compressed, size_t compressed_cap);
 
+/*
+ * The reader of a Data.db whose CompressionInfo.db has the bytes info
+ * (NULL: Data.db is not compressed): the CompressionInfo.db parsed into
+ * *ci, then its dictionary and the chunk buffers in one block from
+ * alloc(arg, size), returned in *block (NULL when none was needed) for the
+ * caller to free with the rest of its memory.  *in_info is set when the
+ * failure is CompressionInfo.db's (bc_compression_parse), not Data.db's.
+ */
+bc_status	bc_data_reader_open(bc_data_reader *dr, bc_compression_info *ci,
+								const bc_reader *file, const char *version,
+								size_t version_len, const uint8_t *info, size_t info_len,
+								void *(*alloc) (void *arg, size_t size), void *arg,
+								void **block, int *in_info);
+
 /* the uncompressed Data.db's length */
 uint64_t	bc_data_length(const bc_data_reader *dr);
 

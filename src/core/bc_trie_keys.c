@@ -368,3 +368,12 @@ bc_trie_has_key(bc_trie_sstable *s, const uint8_t *key, size_t len, int *present
 	*present = 1;
 	return BC_OK;
 }
+
+const char *
+bc_trie_keys_component(bc_status st)
+{
+	if (st == BC_ERR_TRIE_POSITION || st == BC_ERR_TRIE_KEY ||
+		(st >= BC_ERR_COMPRESSION_TRUNCATED && st <= BC_ERR_COMPRESSION_CORRUPT))
+		return "Data.db";
+	return "Partitions.db";
+}

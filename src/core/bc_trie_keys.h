@@ -136,6 +136,11 @@ bc_status	bc_trie_keys_init(bc_trie_keys *k, bc_trie_sstable *s,
  * 1 at the end. */
 bc_status	bc_trie_keys_next(bc_trie_keys *k, const uint8_t **key, size_t *len, int *done);
 
+/* The component a status of the readers above concerns: "Data.db" for a
+ * key or chunk that cannot be read at a leaf's position, else
+ * "Partitions.db". */
+const char *bc_trie_keys_component(bc_status st);
+
 /* End an iteration, at its end or before (nothing to free). */
 void		bc_trie_keys_finish(bc_trie_keys *k);
 

@@ -156,8 +156,7 @@ typedef struct sst
 				rr,
 				rd;
 	bc_compression_info ci;
-	uint8_t    *chunk,
-			   *comp;
+	uint8_t    *chunk;
 	bc_data_reader dr;
 	bc_partitions_footer foot;
 	const uint8_t *first,
@@ -173,6 +172,13 @@ read_component(const char *dir, const char *desc, const char *comp, size_t *len)
 
 	snprintf(rel, sizeof(rel), "sstables/%s/%s-%s", dir, desc, comp);
 	return unit_read_file(unit_path(rel), len);
+}
+
+static void *
+test_alloc(void *arg, size_t size)
+{
+	(void) arg;
+	return malloc(size);
 }
 
 static int
@@ -198,17 +204,17 @@ sst_open(sst *s, const char *dir, const char *desc, const char *version)
 	s->rp = mem_reader(&s->mp);
 	s->rr = mem_reader(&s->mr);
 	s->rd = mem_reader(&s->md);
-	if (s->cinfo)
 	{
-		if (bc_compression_parse(version, 2, s->cinfo, s->clen, s->dlen, &s->ci) != BC_OK)
-			return -1;
-		s->chunk = malloc((size_t) s->ci.chunk_length);
-		s->comp = malloc(bc_compression_buffer_size(&s->ci));
-		return bc_data_reader_init(&s->dr, &s->rd, &s->ci, NULL, 0, s->chunk,
-								   (size_t) s->ci.chunk_length, s->comp,
-								   bc_compression_buffer_size(&s->ci)) == BC_OK ? 0 : -1;
+		void	   *block;
+		int			in_info;
+		bc_status	st = bc_data_reader_open(&s->dr, &s->ci, &s->rd, version, 2, s->cinfo,
+											 s->clen, test_alloc, NULL, &block, &in_info);
+
+		/* the chunk buffers, one block, freed as chunk */
+		s->chunk = block;
+		CHECK(block == NULL || s->cinfo != NULL, "a buffer for an uncompressed Data.db");
+		return st == BC_OK ? 0 : -1;
 	}
-	return bc_data_reader_init(&s->dr, &s->rd, NULL, NULL, 0, NULL, 0, NULL, 0) == BC_OK ? 0 : -1;
 }
 
 static void
@@ -220,7 +226,6 @@ sst_close(sst *s)
 	free(s->cinfo);
 	free(s->filt);
 	free(s->chunk);
-	free(s->comp);
 }
 
 /* the keys of one SSTable, malloc'd */
