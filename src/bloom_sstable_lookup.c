@@ -11,7 +11,9 @@
  *         Summary.db
  *   trie  (BTI da, DataStax bb, ScyllaDB mt) one walk of Partitions.db's
  *         trie to a leaf, its hash byte, and one key read from Rows.db or
- *         Data.db, compressed or not (bc_trie_keys.c)
+ *         Data.db, compressed or not (bc_trie_keys.c); ScyllaDB's ms, whose
+ *         key part of the trie needs the table's schema, by its token part,
+ *         then each key of that token (almost always none or one) compared
  *
  * The partitioner comes from Statistics.db.  The key is typed as
  * everywhere else (bloom_key_bytes): text, integers, uuid, bytea (a key as
@@ -63,6 +65,18 @@ big_has_key(const char *prefix, const char *version, bc_partitioner p,
 		bloom_components_error(st, version, comps, 2,
 							   st == BC_ERR_SUMMARY_FORMAT || st == BC_ERR_SUMMARY_TRUNCATED ?
 							   "Summary.db" : "Index.db", 0);
+	if (stats.summary_status != BC_OK)
+	{
+		const char *name = strrchr(prefix, '/');
+
+		/* named as the listing names SSTables: the whole path in the detail */
+		ereport(WARNING,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("reading Index.db of SSTable %s from its start: its Summary.db is invalid: %s",
+						name ? name + 1 : prefix, bc_status_message(stats.summary_status)),
+				 errdetail("File \"%s\"; Cassandra rebuilds a summary it cannot read from Index.db.",
+						   comps[0].path)));
+	}
 	if (have_summary)
 		bloom_component_close(&comps[0]);
 	bloom_component_close(&comps[1]);
@@ -78,6 +92,14 @@ trie_has_key(const char *prefix, const char *version, bc_partitioner p,
 	bc_status	st;
 
 	bloom_trie_open(&t, prefix, version, p, partitioner);
+	if (t.ts.typed_keys)
+	{
+		/* ms: the stack of the walk below a token, as deep as the trie */
+		size_t		cap = (size_t) Min((uint64) BC_TRIE_MAX_DEPTH,
+									   t.comps[0].reader.size + 1);
+
+		bc_trie_sstable_frames(&t.ts, palloc(sizeof(bc_trie_frame) * cap), cap);
+	}
 	st = bc_trie_has_key(&t.ts, key, key_len, &present);
 	if (st != BC_OK)
 		bloom_trie_error(&t, st, 0);

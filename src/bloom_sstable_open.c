@@ -181,6 +181,6 @@ bloom_trie_error(BloomTrieSSTable *t, bc_status st, uint64 keys)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot search SSTable \"%s\" of version \"%s\" by key", t->prefix, t->version),
-				 errdetail("ScyllaDB's ms encodes each partition key column by its type in Partitions.db's trie, which needs the table's schema; its keys can be listed.")));
+				 errdetail("ScyllaDB's ms encodes each partition key column by its type in Partitions.db's trie, and bloomcass reads its token part under Murmur3Partitioner only; its keys can be listed.")));
 	bloom_components_error(st, t->version, t->comps, 3, bc_trie_keys_component(st), keys);
 }

@@ -266,7 +266,20 @@ bc_big_lookup(const bc_reader *summary, const bc_reader *index,
 		stats->bounded = 1;
 		st = summary_search(summary, era, p, md5, key, key_len, scratch,
 							&from, &to, &absent, stats);
-		if (st != BC_OK || absent)
+		if (st == BC_ERR_SUMMARY_TRUNCATED || st == BC_ERR_SUMMARY_FORMAT)
+		{
+			/*
+			 * SSTableReader.loadSummary (IndexSummaryComponent.load in 5.0):
+			 * a Summary.db that does not deserialize is "corrupted; delete it
+			 * and fall back to creating a new summary" from Index.db; so
+			 * Index.db alone answers, read from its start.
+			 */
+			stats->summary_status = st;
+			stats->bounded = 0;
+			from = 0;
+			to = UINT64_MAX;
+		}
+		else if (st != BC_OK || absent)
 			return st;
 	}
 	return index_scan(index, era, p, md5, ordered, key, key_len, from, to,

@@ -27,7 +27,9 @@ typedef struct bc_lookup_stats
 	uint64_t	index_entries;	/* Index.db entries whose key was compared */
 	int			bounded;		/* 1: Summary.db searched; 0: Index.db read
 								 * from its start (no Summary.db, a
-								 * partitioner of unknown order, or 1.2) */
+								 * partitioner of unknown order, 1.2, or a
+								 * Summary.db that cannot be read) */
+	bc_status	summary_status; /* BC_OK, or why Summary.db was not used */
 } bc_lookup_stats;
 
 /* scratch bytes a lookup needs: one Summary.db or Index.db entry */
@@ -36,7 +38,9 @@ typedef struct bc_lookup_stats
 /*
  * Whether the BIG SSTable of the given version holds partition key key:
  * *found 1 or 0.  summary may be NULL (no Summary.db: Index.db is read from
- * its start, as for a partitioner whose order is not known).  scratch is
+ * its start, as for a partitioner whose order is not known; so too when
+ * Summary.db is malformed, as Cassandra then rebuilds its summary from
+ * Index.db: stats->summary_status says why).  scratch is
  * BC_LOOKUP_SCRATCH bytes of the caller's.  BC_ERR_READ when a read
  * failed; the Index.db and Summary.db statuses for malformed files;
  * BC_ERR_INDEX_BTI for a trie-indexed version.

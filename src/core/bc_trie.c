@@ -309,6 +309,13 @@ bc_trie_payload_get(const bc_trie *t, const bc_trie_node *n, bc_trie_payload *p)
 bc_status
 bc_trie_iter_init(bc_trie_iter *it, bc_trie *t, bc_trie_frame *frames, size_t cap)
 {
+	return bc_trie_iter_init_at(it, t, frames, cap, t->root);
+}
+
+bc_status
+bc_trie_iter_init_at(bc_trie_iter *it, bc_trie *t, bc_trie_frame *frames, size_t cap,
+					 uint64_t node)
+{
 	memset(it, 0, sizeof(*it));
 	it->t = t;
 	it->frames = frames;
@@ -318,7 +325,7 @@ bc_trie_iter_init(bc_trie_iter *it, bc_trie *t, bc_trie_frame *frames, size_t ca
 		it->state = 2;
 		return BC_ERR_TRIE_DEPTH;
 	}
-	frames[0].pos = t->root;
+	frames[0].pos = node;
 	frames[0].next = -1;
 	frames[0].byte = 0;
 	it->depth = 1;
@@ -432,15 +439,21 @@ bc_trie_walk(bc_trie *t, bc_trie_frame *frames, size_t cap,
 	}
 }
 
-bc_status
-bc_trie_find(bc_trie *t, bc_trie_byte_fn next, void *arg, bc_trie_payload *p, int *found)
+/*
+ * Walk the bytes of next from the root (TrieNode.search at each node):
+ * *found = 1 and *node when they end, or reach a node with no children;
+ * *found = 0 when a node with children has no transition for the next
+ * byte.  t->buf holds *node's bytes (n) when *found.
+ */
+static bc_status
+descend(bc_trie *t, bc_trie_byte_fn next, void *arg, bc_trie_node *n,
+		int *whole, int *found)
 {
-	bc_trie_node n;
 	uint64_t	pos = t->root;
 	bc_status	st;
 
 	*found = 0;
-	memset(p, 0, sizeof(*p));
+	*whole = 0;
 	for (;;)
 	{
 		int			b,
@@ -449,22 +462,24 @@ bc_trie_find(bc_trie *t, bc_trie_byte_fn next, void *arg, bc_trie_payload *p, in
 					has = 0;
 		uint64_t	child = 0;
 
-		if ((st = bc_trie_read_node(t, pos, &n)) != BC_OK)
+		if ((st = bc_trie_read_node(t, pos, n)) != BC_OK)
 			return st;
 		b = next(arg);
 		if (b < 0)
-			break;				/* the whole key: a candidate */
-		/* TrieNode.search of each type */
-		if (is_dense(n.type))
 		{
-			if (b >= n.first_byte && b < n.first_byte + n.range)
-				has = bc_trie_child(t, &n, b - n.first_byte, &byte, &child);
+			*whole = 1;
+			break;
+		}
+		if (is_dense(n->type))
+		{
+			if (b >= n->first_byte && b < n->first_byte + n->range)
+				has = bc_trie_child(t, n, b - n->first_byte, &byte, &child);
 		}
 		else
 		{
-			for (i = 0; i < n.range; i++)
+			for (i = 0; i < n->range; i++)
 			{
-				has = bc_trie_child(t, &n, i, &byte, &child);
+				has = bc_trie_child(t, n, i, &byte, &child);
 				if (byte >= b)
 					break;
 			}
@@ -476,15 +491,45 @@ bc_trie_find(bc_trie *t, bc_trie_byte_fn next, void *arg, bc_trie_payload *p, in
 			pos = child;		/* before pos: the walk ends */
 			continue;
 		}
-		/* exactCandidate: a node with children is a match only for a
-		 * whole key */
-		if (n.range > 0)
+		if (n->range > 0)
 			return BC_OK;
 		break;
 	}
-	if (n.payload_flags == 0)
-		return BC_OK;
-	bc_trie_payload_get(t, &n, p);
 	*found = 1;
+	return BC_OK;
+}
+
+bc_status
+bc_trie_find(bc_trie *t, bc_trie_byte_fn next, void *arg, bc_trie_payload *p, int *found)
+{
+	bc_trie_node n;
+	bc_status	st;
+	int			whole;
+
+	memset(p, 0, sizeof(*p));
+	/* exactCandidate: a node with children is a match only for a whole
+	 * key */
+	if ((st = descend(t, next, arg, &n, &whole, found)) != BC_OK || !*found)
+		return st;
+	if (n.payload_flags == 0)
+	{
+		*found = 0;
+		return BC_OK;
+	}
+	bc_trie_payload_get(t, &n, p);
+	return BC_OK;
+}
+
+bc_status
+bc_trie_find_prefix(bc_trie *t, bc_trie_byte_fn next, void *arg, uint64_t *node, int *found)
+{
+	bc_trie_node n;
+	bc_status	st;
+	int			whole;
+
+	*node = 0;
+	if ((st = descend(t, next, arg, &n, &whole, found)) != BC_OK || !*found)
+		return st;
+	*node = n.pos;
 	return BC_OK;
 }

@@ -160,6 +160,12 @@ typedef struct bc_trie_iter
 
 bc_status	bc_trie_iter_init(bc_trie_iter *it, bc_trie *t, bc_trie_frame *frames, size_t cap);
 
+/* the same, for the payloads of the node at pos and its descendants only
+ * (a subtree, e.g. from bc_trie_find_prefix); the prefixes are then those
+ * below the node */
+bc_status	bc_trie_iter_init_at(bc_trie_iter *it, bc_trie *t, bc_trie_frame *frames,
+								 size_t cap, uint64_t node);
+
 /*
  * The next payload into *p, *done = 1 at the end.  The prefix of the leaf
  * (its transition bytes from the root) is frames[1 .. depth).byte; see
@@ -195,5 +201,14 @@ typedef int (*bc_trie_byte_fn) (void *arg);
  */
 bc_status	bc_trie_find(bc_trie *t, bc_trie_byte_fn next, void *arg,
 						 bc_trie_payload *p, int *found);
+
+/*
+ * Walk the bytes of a prefix from the root: *found = 1 and *node, the
+ * node every key starting with the prefix is under (the prefix used up),
+ * or the node with no children the walk reached first (the one key the
+ * trie has that can start with it); *found = 0 when no key starts with it.
+ */
+bc_status	bc_trie_find_prefix(bc_trie *t, bc_trie_byte_fn next, void *arg,
+								uint64_t *node, int *found);
 
 #endif							/* BC_TRIE_H */

@@ -16,6 +16,9 @@
 #include "bc_murmur3.h"
 #include "bc_trie_keys.h"
 
+/* the token's 8 bytes in a key's form, after its 0x40 */
+#define TOKEN_FORM 8
+
 bc_status
 bc_partitioner_from_name(const char *name, size_t len, bc_partitioner *out)
 {
@@ -191,6 +194,13 @@ bc_trie_sstable_init(bc_trie_sstable *s, const char *version, size_t version_len
 	return bc_trie_init(&s->trie, partitions, f);
 }
 
+void
+bc_trie_sstable_frames(bc_trie_sstable *s, bc_trie_frame *frames, size_t cap)
+{
+	s->frames = frames;
+	s->frame_cap = cap;
+}
+
 /*
  * Bytes [off, off + len) of the file a position leads to: Rows.db for a
  * position >= 0, the uncompressed Data.db for ~position.  BC_ERR_TRIE_POSITION
@@ -303,14 +313,19 @@ bc_trie_keys_next(bc_trie_keys *k, const uint8_t **key, size_t *len, int *done)
 	k->key_len = klen;
 	k->count++;
 
-	/* the key's form must start with the leaf's prefix */
-	if (!k->s->typed_keys)
+	/* the key's form must start with the leaf's prefix; for ms, the form's
+	 * token part, which is mt's (Murmur3) */
 	{
 		bc_key_source src;
-		size_t		i;
+		size_t		i,
+					n = k->it.depth;
 
 		bc_key_source_init(&src, k->s->partitioner, k->key, klen);
-		for (i = 1; i < k->it.depth; i++)
+		if (k->s->typed_keys && k->s->partitioner != BC_PARTITIONER_MURMUR3)
+			n = 1;
+		else if (k->s->typed_keys && n > 1 + TOKEN_FORM)
+			n = 1 + TOKEN_FORM;
+		for (i = 1; i < n; i++)
 			if (bc_key_source_next(&src) != k->it.frames[i].byte)
 				return keys_fail(k, BC_ERR_TRIE_KEY);
 	}
@@ -328,31 +343,21 @@ bc_trie_keys_finish(bc_trie_keys *k)
 
 /* ---- one key ------------------------------------------------------ */
 
-bc_status
-bc_trie_has_key(bc_trie_sstable *s, const uint8_t *key, size_t len, int *present)
+/* whether the key at a leaf's position is key (PartitionIndex.Reader.
+ * checkHashBits first, then the key read and compared) */
+static bc_status
+key_at(bc_trie_sstable *s, const bc_trie_payload *p, const uint8_t *key, size_t len,
+	   int *same)
 {
-	bc_key_source src;
-	bc_trie_payload p;
-	bc_status	st;
-	int			found;
 	size_t		klen,
 				off;
 	uint8_t		chunk[256];
+	bc_status	st;
 
-	*present = 0;
-	if (s->typed_keys)
-		return BC_ERR_TRIE_ENCODING;
-	if (len > BC_TRIE_KEY_MAX)
+	*same = 0;
+	if (p->has_hash && p->hash != bc_key_hash_byte(key, len))
 		return BC_OK;
-	bc_key_source_init(&src, s->partitioner, key, len);
-	if ((st = bc_trie_find(&s->trie, bc_key_source_next, &src, &p, &found)) != BC_OK)
-		return st;
-	if (!found)
-		return BC_OK;
-	/* PartitionIndex.Reader.checkHashBits */
-	if (p.has_hash && p.hash != bc_key_hash_byte(key, len))
-		return BC_OK;
-	if ((st = read_key_len(s, p.position, &klen)) != BC_OK)
+	if ((st = read_key_len(s, p->position, &klen)) != BC_OK)
 		return st;
 	if (klen != len)
 		return BC_OK;
@@ -360,13 +365,89 @@ bc_trie_has_key(bc_trie_sstable *s, const uint8_t *key, size_t len, int *present
 	{
 		size_t		n = len - off < sizeof(chunk) ? len - off : sizeof(chunk);
 
-		if ((st = read_entry(s, p.position, 2 + off, chunk, n)) != BC_OK)
+		if ((st = read_entry(s, p->position, 2 + off, chunk, n)) != BC_OK)
 			return st;
 		if (memcmp(chunk, key + off, n) != 0)
 			return BC_OK;
 	}
-	*present = 1;
+	*same = 1;
 	return BC_OK;
+}
+
+/* the first bytes of a key's form: 0x40 and the token (a bc_trie_byte_fn) */
+typedef struct token_form
+{
+	uint8_t		b[1 + TOKEN_FORM];
+	size_t		pos;
+} token_form;
+
+static int
+token_form_next(void *arg)
+{
+	token_form *f = arg;
+
+	return f->pos < sizeof(f->b) ? f->b[f->pos++] : -1;
+}
+
+/*
+ * ScyllaDB's ms: the key's form after its token is made column by column
+ * from the table's schema (lazy_comparable_bytes_from_compound), which the
+ * SSTable alone does not give; the token part is mt's
+ * (lazy_comparable_bytes_from_ring_position).  So walk the token part, and
+ * compare the key with every key under the node it leads to: those of the
+ * same token, almost always none or one.
+ */
+static bc_status
+has_key_by_token(bc_trie_sstable *s, const uint8_t *key, size_t len, int *present)
+{
+	token_form	f;
+	bc_trie_iter it;
+	bc_trie_payload p;
+	uint64_t	node;
+	bc_status	st;
+	int			found,
+				done;
+
+	if (s->partitioner != BC_PARTITIONER_MURMUR3)
+		return BC_ERR_TRIE_ENCODING;
+	f.b[0] = 0x40;
+	token_bytes(f.b + 1, bc_token(key, len));
+	f.pos = 0;
+	if ((st = bc_trie_find_prefix(&s->trie, token_form_next, &f, &node, &found)) != BC_OK ||
+		!found)
+		return st;
+	if (s->frames != NULL)
+		st = bc_trie_iter_init_at(&it, &s->trie, s->frames, s->frame_cap, node);
+	else
+		st = bc_trie_iter_init_at(&it, &s->trie, s->own_frames, BC_TRIE_OWN_FRAMES, node);
+	while (st == BC_OK)
+	{
+		if ((st = bc_trie_iter_next(&it, &p, &done)) != BC_OK || done)
+			break;
+		if ((st = key_at(s, &p, key, len, present)) != BC_OK || *present)
+			break;
+	}
+	return st;
+}
+
+bc_status
+bc_trie_has_key(bc_trie_sstable *s, const uint8_t *key, size_t len, int *present)
+{
+	bc_key_source src;
+	bc_trie_payload p;
+	bc_status	st;
+	int			found;
+
+	*present = 0;
+	if (len > BC_TRIE_KEY_MAX)
+		return BC_OK;
+	if (s->typed_keys)
+		return has_key_by_token(s, key, len, present);
+	bc_key_source_init(&src, s->partitioner, key, len);
+	if ((st = bc_trie_find(&s->trie, bc_key_source_next, &src, &p, &found)) != BC_OK ||
+		!found)
+		return st;
+	return key_at(s, &p, key, len, present);
 }
 
 const char *

@@ -19,11 +19,11 @@
  * byte; the end is 0x00, or 0xFE after a trailing 0x00 (the OSS50 rule:
  * LEGACY added a further 0x00).
  *
- * ScyllaDB's ms encodes each column of the key by its type instead
- * (comparable_bytes_from_compound): without the table's schema a key
- * cannot be encoded, so bc_trie_has_key refuses ms with
- * BC_ERR_TRIE_ENCODING.  Its keys can still be listed: the positions and
- * the keys there are the same.
+ * ScyllaDB's ms encodes each column of the key after the token by its
+ * type instead (comparable_bytes_from_compound), which needs the table's
+ * schema; its token part is mt's.  So its keys are listed with only the
+ * token part of each leaf's prefix checked, and bc_trie_has_key walks the
+ * token part and compares the key with every key of that token.
  */
 #ifndef BC_TRIE_KEYS_H
 #define BC_TRIE_KEYS_H
@@ -80,6 +80,9 @@ size_t		bc_key_encode(bc_key_source *s, uint8_t *out, size_t cap);
  * (DecoratedKey.filterHashLowerBits) */
 uint8_t		bc_key_hash_byte(const uint8_t *key, size_t len);
 
+/* the frames of an ms lookup without bc_trie_sstable_frames */
+#define BC_TRIE_OWN_FRAMES 32
+
 /*
  * A trie-indexed SSTable: its Partitions.db trie, Rows.db and the
  * uncompressed Data.db (bc_data_reader, compressed or not), and what was
@@ -92,6 +95,9 @@ typedef struct bc_trie_sstable
 	bc_data_reader *data;
 	bc_partitioner partitioner;
 	int			typed_keys;		/* ScyllaDB ms */
+	bc_trie_frame *frames;		/* bc_trie_sstable_frames, or NULL */
+	size_t		frame_cap;
+	bc_trie_frame own_frames[BC_TRIE_OWN_FRAMES];
 	uint64_t	rows_reads,
 				rows_bytes,
 				data_reads,
@@ -110,10 +116,17 @@ bc_status	bc_trie_sstable_init(bc_trie_sstable *s, const char *version, size_t v
 								 bc_data_reader *data);
 
 /*
+ * The stack (cap frames) of an ms lookup's walk of the keys of one token,
+ * for a trie deeper there than BC_TRIE_OWN_FRAMES levels (else
+ * BC_ERR_TRIE_DEPTH).  The frames stay the caller's.
+ */
+void		bc_trie_sstable_frames(bc_trie_sstable *s, bc_trie_frame *frames, size_t cap);
+
+/*
  * Every partition key in the SSTable's order (token order), one a call of
  * bc_trie_keys_next: the leaves of the trie, and each one's key read whole
  * from Rows.db or Data.db.  Each key's byte-comparable form must start
- * with its leaf's prefix (BC_ERR_TRIE_KEY otherwise; not checked for ms),
+ * with its leaf's prefix (BC_ERR_TRIE_KEY otherwise; for ms its token part),
  * which also makes the keys strictly increasing.  At the end, the number
  * of keys must be the footer's (BC_ERR_TRIE_COUNT).  Memory: this
  * structure (one key) and the caller's frames.
@@ -147,9 +160,11 @@ void		bc_trie_keys_finish(bc_trie_keys *k);
 /*
  * Whether the SSTable has the partition key: its form walked down the trie
  * to one leaf, the leaf's hash byte compared with the key's, then the one
- * key at the leaf's position read and compared.  s->trie.stats,
+ * key at the leaf's position read and compared (ms: the token part
+ * walked, then each key of that token's leaves compared).  s->trie.stats,
  * s->rows_* and s->data_* count what was read.  BC_ERR_TRIE_ENCODING for
- * ms; the trie's statuses; BC_ERR_TRIE_POSITION.
+ * ms under another partitioner than Murmur3; the trie's statuses;
+ * BC_ERR_TRIE_POSITION.
  */
 bc_status	bc_trie_has_key(bc_trie_sstable *s, const uint8_t *key, size_t len, int *present);
 

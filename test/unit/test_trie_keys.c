@@ -15,25 +15,17 @@
 #include "bc_compression.h"
 #include "bc_data.h"
 #include "bc_filter.h"
+#include "bc_index.h"
 #include "bc_murmur3.h"
 #include "bc_partitions.h"
 #include "bc_status.h"
 #include "bc_trie.h"
 #include "bc_trie_keys.h"
 #include "unit.h"
+#include "unit_trie.h"
 
 /* MANIFEST rows of format bti: 4 da (ByteOrdered), 2 bb (Murmur3) */
 #define EXPECT_BTI_ROWS 6
-
-typedef unit_mem mem_file;
-
-/* a reader over m, in pieces, as a reader may give them */
-static bc_reader
-mem_reader(mem_file *m)
-{
-	m->piece = 100;
-	return unit_mem_reader(m);
-}
 
 /*
  * ScyllaDB's test/boost/bti_key_translation_test.cc,
@@ -135,310 +127,10 @@ check_vectors(void)
 	}
 }
 
-/* ---- one SSTable ------------------------------------------------- */
-
-typedef struct sst
-{
-	uint8_t    *parts,
-			   *rows,
-			   *data,
-			   *cinfo,
-			   *filt;
-	size_t		plen,
-				rlen,
-				dlen,
-				clen,
-				flen;
-	mem_file	mp,
-				mr,
-				md;
-	bc_reader	rp,
-				rr,
-				rd;
-	bc_compression_info ci;
-	uint8_t    *chunk;
-	bc_data_reader dr;
-	bc_partitions_footer foot;
-	const uint8_t *first,
-			   *last;
-	size_t		first_len,
-				last_len;
-} sst;
-
-static uint8_t *
-read_component(const char *dir, const char *desc, const char *comp, size_t *len)
-{
-	char		rel[4096];
-
-	snprintf(rel, sizeof(rel), "sstables/%s/%s-%s", dir, desc, comp);
-	return unit_read_file(unit_path(rel), len);
-}
-
-static void *
-test_alloc(void *arg, size_t size)
-{
-	(void) arg;
-	return malloc(size);
-}
-
-static int
-sst_open(sst *s, const char *dir, const char *desc, const char *version)
-{
-	memset(s, 0, sizeof(*s));
-	s->parts = read_component(dir, desc, "Partitions.db", &s->plen);
-	s->rows = read_component(dir, desc, "Rows.db", &s->rlen);
-	s->data = read_component(dir, desc, "Data.db", &s->dlen);
-	s->cinfo = read_component(dir, desc, "CompressionInfo.db", &s->clen);
-	s->filt = read_component(dir, desc, "Filter.db", &s->flen);
-	if (!s->parts || !s->rows || !s->data || !s->filt)
-		return -1;
-	if (bc_partitions_parse(s->parts, s->plen, &s->foot, &s->first, &s->first_len,
-							&s->last, &s->last_len) != BC_OK)
-		return -1;
-	s->mp.data = s->parts;
-	s->mp.len = s->plen;
-	s->mr.data = s->rows;
-	s->mr.len = s->rlen;
-	s->md.data = s->data;
-	s->md.len = s->dlen;
-	s->rp = mem_reader(&s->mp);
-	s->rr = mem_reader(&s->mr);
-	s->rd = mem_reader(&s->md);
-	{
-		void	   *block;
-		int			in_info;
-		bc_status	st = bc_data_reader_open(&s->dr, &s->ci, &s->rd, version, 2, s->cinfo,
-											 s->clen, test_alloc, NULL, &block, &in_info);
-
-		/* the chunk buffers, one block, freed as chunk */
-		s->chunk = block;
-		CHECK(block == NULL || s->cinfo != NULL, "a buffer for an uncompressed Data.db");
-		return st == BC_OK ? 0 : -1;
-	}
-}
-
-static void
-sst_close(sst *s)
-{
-	free(s->parts);
-	free(s->rows);
-	free(s->data);
-	free(s->cinfo);
-	free(s->filt);
-	free(s->chunk);
-}
-
-/* the keys of one SSTable, malloc'd */
-typedef struct keylist
-{
-	size_t		n;
-	uint8_t   **k;
-	size_t	   *l;
-} keylist;
-
-static void
-keylist_free(keylist *kl)
-{
-	size_t		i;
-
-	for (i = 0; i < kl->n; i++)
-		free(kl->k[i]);
-	free(kl->k);
-	free(kl->l);
-	memset(kl, 0, sizeof(*kl));
-}
-
-static int
-key_cmp(bc_partitioner p, const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
-{
-	int			c;
-
-	if (p == BC_PARTITIONER_MURMUR3)
-	{
-		int64_t		ta = bc_token(a, al),
-					tb = bc_token(b, bl);
-
-		if (ta != tb)
-			return ta < tb ? -1 : 1;
-	}
-	c = memcmp(a, b, al < bl ? al : bl);
-	if (c != 0)
-		return c;
-	return al < bl ? -1 : al > bl;
-}
-
-static bc_trie_frame frames[BC_TRIE_MAX_DEPTH];
-static bc_trie_frame frames2[64];
-
-/* every key through bc_trie_keys; the status at the end */
-static bc_status
-read_keys(sst *s, const char *version, bc_partitioner p, keylist *kl)
-{
-	static bc_trie_keys k;
-	bc_trie_sstable ts;
-	bc_status	st;
-
-	memset(kl, 0, sizeof(*kl));
-	st = bc_trie_sstable_init(&ts, version, 2, p, &s->rp, &s->foot, &s->rr, &s->dr);
-	if (st != BC_OK)
-		return st;
-	if ((st = bc_trie_keys_init(&k, &ts, frames, BC_TRIE_MAX_DEPTH)) != BC_OK)
-		return st;
-	for (;;)
-	{
-		const uint8_t *key;
-		size_t		len;
-		int			done;
-
-		st = bc_trie_keys_next(&k, &key, &len, &done);
-		if (st != BC_OK || done)
-			break;
-		kl->k = realloc(kl->k, (kl->n + 1) * sizeof(*kl->k));
-		kl->l = realloc(kl->l, (kl->n + 1) * sizeof(*kl->l));
-		kl->k[kl->n] = malloc(len ? len : 1);
-		memcpy(kl->k[kl->n], key, len);
-		kl->l[kl->n++] = len;
-	}
-	bc_trie_keys_finish(&k);
-	return st;
-}
-
-static uint32_t rng = 2463534242u;
-
-static uint32_t
-next_rand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 17;
-	rng ^= rng << 5;
-	return rng;
-}
-
-static int
-in_list(const keylist *kl, const uint8_t *k, size_t l)
-{
-	size_t		i;
-
-	for (i = 0; i < kl->n; i++)
-		if (kl->l[i] == l && memcmp(kl->k[i], k, l) == 0)
-			return 1;
-	return 0;
-}
-
-/* lookups that failed, or read more than one walk and one key */
-static long bad_lookups;
-
-/* has_key of one key; *compared: it reached the key's bytes */
-static int
-lookup(bc_trie_sstable *ts, const uint8_t *k, size_t l, int *compared)
-{
-	uint64_t	before = ts->rows_reads + ts->data_reads;
-	uint64_t	nodes = ts->trie.stats.nodes;
-	int			present = -1;
-	bc_status	st = bc_trie_has_key(ts, k, l, &present);
-
-	/* bounded: one node a byte of the form at most, one key read */
-	if (st != BC_OK || ts->trie.stats.nodes - nodes > 2 * l + 12 ||
-		ts->rows_reads + ts->data_reads - before > 2 + (l + 255) / 256)
-		bad_lookups++;
-	*compared = ts->rows_reads + ts->data_reads > before;
-	return present;
-}
-
-static void
-check_lookups(sst *s, const char *version, bc_partitioner p, const keylist *kl, const char *what)
-{
-	bc_trie_sstable ts;
-	size_t		i;
-	long		absent = 0,
-				false_hits = 0,
-				reached = 0;
-	int			c;
-
-	bad_lookups = 0;
-	CHECK(bc_trie_sstable_init(&ts, version, 2, p, &s->rp, &s->foot, &s->rr, &s->dr) == BC_OK,
-		  "%s: init", what);
-	for (i = 0; i < kl->n; i++)
-		CHECK(lookup(&ts, kl->k[i], kl->l[i], &c) == 1, "%s: key %zu not found", what, i);
-
-	/* near the present keys: longer, shorter, a byte changed */
-	for (i = 0; i < kl->n; i++)
-	{
-		uint8_t		buf[300];
-		size_t		l = kl->l[i] < 200 ? kl->l[i] : 200,
-					j;
-		int			b;
-
-		for (b = 0; b < 256; b++)
-		{
-			memcpy(buf, kl->k[i], l);
-			buf[l] = (uint8_t) b;
-			if (!in_list(kl, buf, l + 1))
-			{
-				absent++;
-				if (lookup(&ts, buf, l + 1, &c) != 0)
-					false_hits++;
-				reached += c;
-			}
-			for (j = 0; j < l; j++)
-			{
-				memcpy(buf, kl->k[i], l);
-				buf[j] = (uint8_t) b;
-				if (in_list(kl, buf, l))
-					continue;
-				absent++;
-				if (lookup(&ts, buf, l, &c) != 0)
-					false_hits++;
-				reached += c;
-			}
-		}
-		if (l > 0 && !in_list(kl, kl->k[i], l - 1))
-		{
-			absent++;
-			if (lookup(&ts, kl->k[i], l - 1, &c) != 0)
-				false_hits++;
-		}
-	}
-	/* random keys of 1 to 12 bytes, many with a leaf of the same hash */
-	for (i = 0; i < 200000; i++)
-	{
-		uint8_t		buf[12];
-		size_t		l = 1 + next_rand() % 12,
-					j;
-
-		for (j = 0; j < l; j++)
-			buf[j] = (uint8_t) next_rand();
-		if (p == BC_PARTITIONER_BYTE_ORDERED)
-			buf[0] = (uint8_t) (0x30 + next_rand() % 5);	/* under a leaf */
-		else if (l == 8)
-			memset(buf, 0, 6);	/* like the keys of bb: bigints */
-		if (in_list(kl, buf, l))
-			continue;
-		absent++;
-		if (lookup(&ts, buf, l, &c) != 0)
-			false_hits++;
-		reached += c;
-	}
-	CHECK(bad_lookups == 0, "%s: %ld lookups failed or read too much", what, bad_lookups);
-	CHECK(false_hits == 0, "%s: %ld of %ld absent keys found", what, false_hits, absent);
-	/* some walks reached a leaf whose hash byte matched: the key itself
-	 * then tells */
-	CHECK(reached > 10, "%s: only %ld absent keys got past the hash byte", what, reached);
-	printf("  %s: %zu keys found, %ld absent keys not found (%ld compared with a key)\n",
-		   what, kl->n, absent, reached);
-
-	/* ms: no lookup */
-	CHECK(bc_trie_sstable_init(&ts, "ms", 2, p, &s->rp, &s->foot, &s->rr, &s->dr) == BC_OK &&
-		  bc_trie_has_key(&ts, kl->k[0], kl->l[0], &c) == BC_ERR_TRIE_ENCODING,
-		  "%s: ms refused", what);
-	CHECK(bc_trie_sstable_init(&ts, "me", 2, p, &s->rp, &s->foot, &s->rr, &s->dr) ==
-		  BC_ERR_VERSION_UNKNOWN, "%s: me is not trie-indexed", what);
-}
-
 /* leaf positions changed in place: past Rows.db or Data.db, or to another
  * key */
 static void
-check_positions(sst *s, const char *version, bc_partitioner p, const char *what)
+check_positions(unit_trie_sst *s, const char *version, bc_partitioner p, const char *what)
 {
 	bc_trie		t;
 	bc_trie_iter it;
@@ -451,14 +143,14 @@ check_positions(sst *s, const char *version, bc_partitioner p, const char *what)
 
 	memcpy(orig, s->parts, s->plen);
 	CHECK(bc_trie_init(&t, &s->rp, &s->foot) == BC_OK &&
-		  bc_trie_iter_init(&it, &t, frames2, 64) == BC_OK, "%s: iter", what);
+		  bc_trie_iter_init(&it, &t, unit_trie_frames64, 64) == BC_OK, "%s: iter", what);
 	while (bc_trie_iter_next(&it, &pl, &done) == BC_OK && !done)
 	{
 		static const int64_t bad[] = {INT64_C(0x7f), -INT64_C(0x80), INT64_C(0x7ffe), -INT64_C(0x7fff)};
 		size_t		j,
 					at,
 					w;
-		keylist		kl;
+		unit_keylist		kl;
 		bc_status	st;
 
 		if (bc_trie_read_node(&t, pl.node_pos, &n) != BC_OK)
@@ -474,8 +166,8 @@ check_positions(sst *s, const char *version, bc_partitioner p, const char *what)
 				continue;
 			for (b = 0; b < w; b++)
 				s->parts[at + w - 1 - b] = (uint8_t) (v >> (8 * b));
-			st = read_keys(s, version, p, &kl);
-			keylist_free(&kl);
+			st = unit_trie_read_keys(s, version, p, &kl);
+			unit_keylist_free(&kl);
 			CHECK(st == BC_ERR_TRIE_POSITION || st == BC_ERR_TRIE_KEY ||
 				  st == BC_ERR_COMPRESSION_CHUNK || st == BC_OK,
 				  "%s: position %lld: %s", what, (long long) bad[j], bc_status_message(st));
@@ -494,23 +186,25 @@ static void
 check_sstable(char **f)
 {
 	char		what[4096];
-	sst			s;
-	keylist		kl;
+	unit_trie_sst			s;
+	unit_keylist		kl;
 	bc_partitioner p;
 	bc_status	st;
 	size_t		i;
 	const char *version = f[2];
+	char		dir[4096];
 
 	snprintf(what, sizeof(what), "%s/%s", f[0], f[1]);
-	CHECK(sst_open(&s, f[0], f[1], version) == 0, "%s: cannot open", what);
+	snprintf(dir, sizeof(dir), "sstables/%s", f[0]);
+	CHECK(unit_trie_open(&s, dir, f[1], version) == 0, "%s: cannot open", what);
 	CHECK(bc_partitioner_from_name(f[8], strlen(f[8]), &p) == BC_OK, "%s: partitioner", what);
 	if (s.parts == NULL || s.rows == NULL || s.data == NULL || s.filt == NULL)
 	{
-		sst_close(&s);
+		unit_trie_close(&s);
 		return;
 	}
 
-	st = read_keys(&s, version, p, &kl);
+	st = unit_trie_read_keys(&s, version, p, &kl);
 	CHECK(st == BC_OK, "%s: keys: %s", what, bc_status_message(st));
 	CHECK(kl.n == s.foot.key_count && (long long) kl.n == atoll(f[10]),
 		  "%s: %zu keys, footer %llu, manifest %s", what, kl.n,
@@ -523,7 +217,7 @@ check_sstable(char **f)
 			  unit_hex_eq(kl.k[kl.n - 1], kl.l[kl.n - 1], f[13]), "%s: last key", what);
 	}
 	for (i = 1; i < kl.n; i++)
-		CHECK(key_cmp(p, kl.k[i - 1], kl.l[i - 1], kl.k[i], kl.l[i]) < 0,
+		CHECK(unit_trie_key_cmp(p, kl.k[i - 1], kl.l[i - 1], kl.k[i], kl.l[i]) < 0,
 			  "%s: keys %zu and %zu out of order", what, i - 1, i);
 
 	/* every key in Filter.db */
@@ -566,7 +260,7 @@ check_sstable(char **f)
 				size_t		l;
 				uint8_t    *k = unit_hex_decode(kf[0], strlen(kf[0]), &l);
 
-				CHECK(k != NULL && in_list(&kl, k, l), "%s: keys.hex key %s not read", what, kf[0]);
+				CHECK(k != NULL && unit_keylist_has(&kl, k, l), "%s: keys.hex key %s not read", what, kf[0]);
 				free(k);
 				n++;
 			}
@@ -578,28 +272,29 @@ check_sstable(char **f)
 	}
 
 	if (kl.n > 0)
-		check_lookups(&s, version, p, &kl, what);
+		unit_trie_check_lookups(&s, version, p, &kl, what);
 	check_positions(&s, version, p, what);
 
-	/* ms: the keys are listed all the same, without the prefix check */
+	/* ms: the keys are listed all the same, with only the token part of
+	 * the prefix checked */
 	{
-		keylist		km;
+		unit_keylist		km;
 
-		st = read_keys(&s, "ms", p, &km);
+		st = unit_trie_read_keys(&s, "ms", p, &km);
 		CHECK(st == BC_OK && km.n == kl.n, "%s: as ms: %s", what, bc_status_message(st));
-		keylist_free(&km);
+		unit_keylist_free(&km);
 	}
 	/* the wrong partitioner: the keys do not match their prefixes */
 	{
-		keylist		kw;
+		unit_keylist		kw;
 
-		st = read_keys(&s, version, p == BC_PARTITIONER_MURMUR3 ? BC_PARTITIONER_BYTE_ORDERED :
+		st = unit_trie_read_keys(&s, version, p == BC_PARTITIONER_MURMUR3 ? BC_PARTITIONER_BYTE_ORDERED :
 					   BC_PARTITIONER_MURMUR3, &kw);
 		CHECK(st == BC_ERR_TRIE_KEY, "%s: wrong partitioner: %s", what, bc_status_message(st));
-		keylist_free(&kw);
+		unit_keylist_free(&kw);
 	}
-	keylist_free(&kl);
-	sst_close(&s);
+	unit_keylist_free(&kl);
+	unit_trie_close(&s);
 }
 
 void
@@ -626,4 +321,86 @@ suite_trie_keys(void)
 	}
 	unit_tsv_close(&t);
 	CHECK(rows == EXPECT_BTI_ROWS, "%ld BTI rows in MANIFEST.tsv, expected %d", rows, EXPECT_BTI_ROWS);
+}
+
+/* ------------------------------------------------------------------------
+ * ScyllaDB's ms and mt (scylladb/MANIFEST.tsv) when their files have been
+ * put in scylladb/sstables/ (not in the tree, see scylladb/README.md):
+ * every key read through the trie equals the Index.db of the me SSTable
+ * they were upgraded from, in order, and every lookup is exact.
+ * ------------------------------------------------------------------------ */
+
+static int
+collect_key(const bc_index_entry *e, void *arg)
+{
+	unit_keylist *kl = arg;
+
+	kl->k = realloc(kl->k, (kl->n + 1) * sizeof(*kl->k));
+	kl->l = realloc(kl->l, (kl->n + 1) * sizeof(*kl->l));
+	kl->k[kl->n] = malloc(e->key_len ? e->key_len : 1);
+	memcpy(kl->k[kl->n], e->key, e->key_len);
+	kl->l[kl->n++] = e->key_len;
+	return 0;
+}
+
+void
+suite_trie_scylladb(void)
+{
+	unit_tsv	t;
+	char	   *f[16];
+	int			present = 0;
+
+	if (unit_tsv_open(&t, "scylladb/MANIFEST.tsv") != 0)
+	{
+		CHECK(0, "cannot open scylladb/MANIFEST.tsv");
+		return;
+	}
+	unit_tsv_next(&t, f, 16);	/* header */
+	while (unit_tsv_next(&t, f, 16) >= 11)
+	{
+		char		dir[4096],
+					desc[64],
+					what[4200],
+					rel[4300];
+		unit_trie_sst s;
+		unit_keylist kl,
+					idx;
+		uint8_t    *ib;
+		size_t		ilen,
+					i;
+		uint64_t	n = 0;
+		bc_status	st;
+
+		snprintf(dir, sizeof(dir), "scylladb/sstables/%s", f[0]);
+		snprintf(desc, sizeof(desc), "%s-%s-big", f[1], f[2]);
+		snprintf(rel, sizeof(rel), "%s/%s", dir, f[9]);
+		if ((ib = unit_read_file(unit_path(rel), &ilen)) == NULL)
+			continue;
+		present++;
+		snprintf(what, sizeof(what), "scylladb %s/%s", f[0], desc);
+		memset(&idx, 0, sizeof(idx));
+		CHECK(bc_index_parse("me", 2, ib, ilen, collect_key, &idx, &n) == BC_OK,
+			  "%s: %s", what, f[9]);
+		free(ib);
+		if (unit_trie_open(&s, dir, desc, f[1]) != 0)
+		{
+			CHECK(0, "%s: cannot open", what);
+			unit_trie_close(&s);
+			unit_keylist_free(&idx);
+			continue;
+		}
+		st = unit_trie_read_keys(&s, f[1], BC_PARTITIONER_MURMUR3, &kl);
+		CHECK(st == BC_OK && kl.n == idx.n && kl.n == s.foot.key_count,
+			  "%s: %zu keys (%s), Index.db %zu", what, kl.n, bc_status_message(st), idx.n);
+		for (i = 0; i < kl.n && i < idx.n; i++)
+			CHECK(kl.l[i] == idx.l[i] && memcmp(kl.k[i], idx.k[i], kl.l[i]) == 0,
+				  "%s: key %zu differs from Index.db's", what, i);
+		if (kl.n > 0)
+			unit_trie_check_lookups(&s, f[1], BC_PARTITIONER_MURMUR3, &kl, what);
+		unit_keylist_free(&kl);
+		unit_keylist_free(&idx);
+		unit_trie_close(&s);
+	}
+	unit_tsv_close(&t);
+	printf("  trie_scylladb: %d SSTables' files present in scylladb/sstables\n", present);
 }

@@ -126,5 +126,6 @@ void		suite_partitioner(void);	/* test_partitioner.c */
 void		suite_compression(void);
 void		suite_trie(void);	/* test_trie.c */
 void		suite_trie_keys(void);	/* test_trie_keys.c */
+void		suite_trie_scylladb(void);
 
 #endif

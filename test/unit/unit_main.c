@@ -319,6 +319,7 @@ main(int argc, char **argv)
 		{"lookup", suite_lookup},
 		{"trie", suite_trie},
 		{"trie_keys", suite_trie_keys},
+		{"trie_scylladb", suite_trie_scylladb},
 	};
 	size_t		i;
 
