@@ -9,6 +9,8 @@
 #   make bloomcass-load          the client (libpq); `make` and `make install` include it
 #   make check-sources           every source file and test is named in the lists below
 #   make check-version           META.json and README.md agree with bloomcass.control
+#   make lookup-bench            bytes read by an exact key lookup vs a full Index.db
+#                                scan, on generated SSTables (test/bench/README.md)
 
 EXTENSION = bloomcass
 MODULE_big = bloomcass
@@ -120,7 +122,8 @@ COMPRESSION_LIBS = -llz4 -lsnappy -lz -lzstd
 SHLIB_LINK += $(COMPRESSION_LIBS)
 
 EXTRA_CLEAN = build/server-data build/regress build/unit_tests build/unit_tests_san build/core-c99 \
-	build/client bloomcass-load $(OBJS:.o=.d)
+	build/client bloomcass-load $(OBJS:.o=.d) \
+	build/bench/lookup build/bench/lookup_gen build/bench/lookup_bench
 
 # The core's symbols stay inside the library: only the SQL-callable
 # functions are exported, so nothing of ours can be mistaken for a
@@ -234,6 +237,41 @@ core-c99:
 		$(UNIT_CC) -std=c99 -pedantic -Wall -Wextra -Werror -c $$f -o build/core-c99/$$(basename $$f .c).o || exit 1; \
 	done
 	@echo "core compiles alone with -std=c99"
+
+# ---------------------------------------------------------------------------
+# lookup-bench: what an exact key lookup (bc_big_lookup, the core of
+# cassandra_sstable_has_key) reads against a full scan of Index.db, on BIG
+# SSTables of LOOKUP_BENCH_SIZES keys that lookup_gen writes under
+# build/bench/lookup/<N>/ (kept while the generator is unchanged).  Plain C,
+# no PostgreSQL; it fails when an answer is wrong or a lookup reads more
+# than its bound.  test/bench/README.md; 4M keys by hand:
+#   make lookup-bench LOOKUP_BENCH_SIZES="10000 100000 1000000 4000000"
+# ---------------------------------------------------------------------------
+LOOKUP_BENCH_SIZES ?= 10000 100000 1000000
+LOOKUP_BENCH_DIR = build/bench/lookup
+LOOKUP_BENCH_FLAGS = $(UNIT_WARN) -O2 -g -Isrc/core -Itest/bench
+
+build/bench/lookup_gen: test/bench/lookup_gen.c test/bench/lookup_keys.h src/core/bc_murmur3.c \
+		$(wildcard src/core/*.h)
+	@mkdir -p build/bench
+	$(UNIT_CC) $(LOOKUP_BENCH_FLAGS) -o $@ test/bench/lookup_gen.c src/core/bc_murmur3.c
+
+LOOKUP_BENCH_SRCS = test/bench/lookup_bench.c test/bench/lookup_files.c
+
+build/bench/lookup_bench: $(LOOKUP_BENCH_SRCS) test/bench/lookup_bench.h test/bench/lookup_keys.h \
+		$(CORE_SRCS) $(wildcard src/core/*.h)
+	@mkdir -p build/bench
+	$(UNIT_CC) $(LOOKUP_BENCH_FLAGS) -o $@ $(LOOKUP_BENCH_SRCS) $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
+
+# lookup_gen renames Summary.db into place last: it stands for both files
+$(LOOKUP_BENCH_DIR)/%/nb-1-big-Summary.db: build/bench/lookup_gen
+	@mkdir -p $(@D)
+	./build/bench/lookup_gen $* $(@D)
+
+.PHONY: lookup-bench
+lookup-bench: build/bench/lookup_bench \
+		$(foreach n,$(LOOKUP_BENCH_SIZES),$(LOOKUP_BENCH_DIR)/$(n)/nb-1-big-Summary.db)
+	./build/bench/lookup_bench $(foreach n,$(LOOKUP_BENCH_SIZES),$(n) $(LOOKUP_BENCH_DIR)/$(n))
 
 # ---------------------------------------------------------------------------
 # The lists above against the tree: every src/*.c, src/core/*.c,

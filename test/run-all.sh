@@ -25,6 +25,10 @@
 #   make check-symbols         no exported symbol clashes with the server
 #   make unittest              core unit tests
 #   make unittest-sanitize     the same under AddressSanitizer + UBSan
+#   make lookup-bench          exact key lookups in generated BIG SSTables
+#                              of 10k, 100k and 1M keys: every answer right,
+#                              the bytes each reads within bounds of the
+#                              format, against a full Index.db scan
 #   test/fuzz/run-short.sh     a short fuzzing run (not with --no-fuzz)
 #   make install               into the PostgreSQL chosen
 #   make installcheck          pg_regress against a throwaway cluster
@@ -227,6 +231,15 @@ fi
 # ---------------------------------------------------------------------------
 unit_stage unittest unittest yes
 unit_stage unittest-sanitize unittest-sanitize no
+
+# ---------------------------------------------------------------------------
+# What an exact key lookup reads, against a full Index.db scan (no
+# PostgreSQL; test/bench/README.md).  Its closing line ("lookup-bench: ...")
+# is the stage's detail: the figures, or the first wrong answer or bound
+# exceeded.
+# ---------------------------------------------------------------------------
+simple_stage lookup-bench make PG_CONFIG="$PG_CONFIG" lookup-bench || true
+STAGE_DETAILS[-1]=$(grep -Eo '^lookup-bench: .*' "$LOGDIR/lookup-bench.log" | tail -n 1 || true)
 
 # ---------------------------------------------------------------------------
 # Short fuzzing run
