@@ -120,7 +120,7 @@ COMPRESSION_LIBS = -llz4 -lsnappy -lz -lzstd
 SHLIB_LINK += $(COMPRESSION_LIBS)
 
 EXTRA_CLEAN = build/server-data build/regress build/unit_tests build/unit_tests_san build/core-c99 \
-	build/client bloomcass-load $(OBJS:.o=.d)
+	build/client build/tools bloomcass-load $(OBJS:.o=.d)
 
 # The core's symbols stay inside the library: only the SQL-callable
 # functions are exported, so nothing of ours can be mistaken for a
@@ -210,6 +210,31 @@ build/unit_tests_san: $(UNIT_DEPS)
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
 
+# ---------------------------------------------------------------------------
+# Test data tools (test/tools/README.md): copies of the real SSTables with
+# Data.db in every compressor, and with ScyllaDB's quirks, which
+# test/make-codecs.sh makes for the regression tests and test/client.sh
+# ---------------------------------------------------------------------------
+TOOL_SRCS = \
+	test/tools/chunk_codec.c \
+	test/tools/recompress.c \
+	test/tools/scylla_quirks.c \
+	test/tools/tool_io.c
+TOOL_DEPS = $(CORE_SRCS) $(wildcard src/core/*.h) test/tools/tool_io.c test/tools/tool_io.h
+
+build/tools/recompress: test/tools/recompress.c test/tools/chunk_codec.c test/tools/chunk_codec.h $(TOOL_DEPS)
+	@mkdir -p build/tools
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -o $@ $< test/tools/chunk_codec.c \
+		test/tools/tool_io.c $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
+
+build/tools/scylla-quirks: test/tools/scylla_quirks.c $(TOOL_DEPS)
+	@mkdir -p build/tools
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -o $@ $< test/tools/tool_io.c \
+		$(CORE_SRCS) $(COMPRESSION_LIBS) -lm
+
+.PHONY: tools
+tools: build/tools/recompress build/tools/scylla-quirks
+
 .PHONY: unittest unittest-sanitize core-c99 check-symbols check-sources check-version
 
 # No symbol exported by the library may also be exported by the server:
@@ -237,12 +262,12 @@ core-c99:
 
 # ---------------------------------------------------------------------------
 # The lists above against the tree: every src/*.c, src/core/*.c,
-# src/client/*.c, src/sql/*.sql and sql/*.sql is named, every named file
-# exists, each test has its expected output and each expected output its
-# test, and the lists of C files are sorted.
+# src/client/*.c, test/tools/*.c, src/sql/*.sql and sql/*.sql is named,
+# every named file exists, each test has its expected output and each
+# expected output its test, and the lists of C files are sorted.
 # ---------------------------------------------------------------------------
-LISTED_FILES = $(CORE_SRCS) $(GLUE_SRCS) $(CLIENT_SRCS) $(DATA) $(patsubst %,sql/%.sql,$(REGRESS))
-TREE_FILES = $(wildcard src/*.c src/core/*.c src/client/*.c src/sql/*.sql sql/*.sql)
+LISTED_FILES = $(CORE_SRCS) $(GLUE_SRCS) $(CLIENT_SRCS) $(TOOL_SRCS) $(DATA) $(patsubst %,sql/%.sql,$(REGRESS))
+TREE_FILES = $(wildcard src/*.c src/core/*.c src/client/*.c test/tools/*.c src/sql/*.sql sql/*.sql)
 
 check-sources:
 	@rc=0; \
@@ -260,7 +285,7 @@ check-sources:
 		case " $(strip $(REGRESS)) " in *" $$t "*) ;; \
 		*) echo "$$f: no test $$t in REGRESS"; rc=1 ;; esac; \
 	done; \
-	for list in CORE_SRCS:"$(CORE_SRCS)" GLUE_SRCS:"$(GLUE_SRCS)" CLIENT_SRCS:"$(CLIENT_SRCS)"; do \
+	for list in CORE_SRCS:"$(CORE_SRCS)" GLUE_SRCS:"$(GLUE_SRCS)" CLIENT_SRCS:"$(CLIENT_SRCS)" TOOL_SRCS:"$(TOOL_SRCS)"; do \
 		printf '%s\n' $${list#*:} | LC_ALL=C sort -C || { echo "$${list%%:*}: not sorted"; rc=1; }; \
 	done; \
 	if [ $$rc -ne 0 ]; then echo "check-sources: the Makefile's lists and the tree differ"; exit 1; fi; \
