@@ -95,7 +95,8 @@ REGRESS = \
 	13_health \
 	14_node_recipes \
 	15_probe \
-	16_lookup
+	16_lookup \
+	17_codecs
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and
@@ -328,10 +329,11 @@ dist: check-version
 
 # a copy of the reference data for `make installcheck` (see above)
 .PHONY: installcheck-data
-installcheck-data:
+installcheck-data: tools
 	rm -rf build/server-data
 	mkdir -p build/server-data
 	cp -R test/data/real-filters test/data/vectors test/data/sstables build/server-data/
 	chmod -R a+rX build/server-data
 	chmod a+rwx build/server-data
 	test/make-node.sh build/server-data/sstables build/server-data/node
+	BC_TOOLS_BUILT=1 test/make-codecs.sh build/server-data/sstables build/server-data/codecs
