@@ -97,7 +97,8 @@ REGRESS = \
 	13_health \
 	14_node_recipes \
 	15_probe \
-	16_lookup
+	16_lookup \
+	17_codecs
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and
@@ -122,7 +123,7 @@ COMPRESSION_LIBS = -llz4 -lsnappy -lz -lzstd
 SHLIB_LINK += $(COMPRESSION_LIBS)
 
 EXTRA_CLEAN = build/server-data build/regress build/unit_tests build/unit_tests_san build/core-c99 \
-	build/client bloomcass-load $(OBJS:.o=.d) \
+	build/client build/tools bloomcass-load $(OBJS:.o=.d) \
 	build/bench/lookup build/bench/lookup_gen build/bench/lookup_bench
 
 # The core's symbols stay inside the library: only the SQL-callable
@@ -213,6 +214,31 @@ build/unit_tests_san: $(UNIT_DEPS)
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
 
+# ---------------------------------------------------------------------------
+# Test data tools (test/tools/README.md): copies of the real SSTables with
+# Data.db in every compressor, and with ScyllaDB's quirks, which
+# test/make-codecs.sh makes for the regression tests and test/client.sh
+# ---------------------------------------------------------------------------
+TOOL_SRCS = \
+	test/tools/chunk_codec.c \
+	test/tools/recompress.c \
+	test/tools/scylla_quirks.c \
+	test/tools/tool_io.c
+TOOL_DEPS = $(CORE_SRCS) $(wildcard src/core/*.h) test/tools/tool_io.c test/tools/tool_io.h
+
+build/tools/recompress: test/tools/recompress.c test/tools/chunk_codec.c test/tools/chunk_codec.h $(TOOL_DEPS)
+	@mkdir -p build/tools
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -o $@ $< test/tools/chunk_codec.c \
+		test/tools/tool_io.c $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
+
+build/tools/scylla-quirks: test/tools/scylla_quirks.c $(TOOL_DEPS)
+	@mkdir -p build/tools
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -o $@ $< test/tools/tool_io.c \
+		$(CORE_SRCS) $(COMPRESSION_LIBS) -lm
+
+.PHONY: tools
+tools: build/tools/recompress build/tools/scylla-quirks
+
 .PHONY: unittest unittest-sanitize core-c99 check-symbols check-sources check-version
 
 # No symbol exported by the library may also be exported by the server:
@@ -275,12 +301,12 @@ lookup-bench: build/bench/lookup_bench \
 
 # ---------------------------------------------------------------------------
 # The lists above against the tree: every src/*.c, src/core/*.c,
-# src/client/*.c, src/sql/*.sql and sql/*.sql is named, every named file
-# exists, each test has its expected output and each expected output its
-# test, and the lists of C files are sorted.
+# src/client/*.c, test/tools/*.c, src/sql/*.sql and sql/*.sql is named,
+# every named file exists, each test has its expected output and each
+# expected output its test, and the lists of C files are sorted.
 # ---------------------------------------------------------------------------
-LISTED_FILES = $(CORE_SRCS) $(GLUE_SRCS) $(CLIENT_SRCS) $(DATA) $(patsubst %,sql/%.sql,$(REGRESS))
-TREE_FILES = $(wildcard src/*.c src/core/*.c src/client/*.c src/sql/*.sql sql/*.sql)
+LISTED_FILES = $(CORE_SRCS) $(GLUE_SRCS) $(CLIENT_SRCS) $(TOOL_SRCS) $(DATA) $(patsubst %,sql/%.sql,$(REGRESS))
+TREE_FILES = $(wildcard src/*.c src/core/*.c src/client/*.c test/tools/*.c src/sql/*.sql sql/*.sql)
 
 check-sources:
 	@rc=0; \
@@ -298,7 +324,7 @@ check-sources:
 		case " $(strip $(REGRESS)) " in *" $$t "*) ;; \
 		*) echo "$$f: no test $$t in REGRESS"; rc=1 ;; esac; \
 	done; \
-	for list in CORE_SRCS:"$(CORE_SRCS)" GLUE_SRCS:"$(GLUE_SRCS)" CLIENT_SRCS:"$(CLIENT_SRCS)"; do \
+	for list in CORE_SRCS:"$(CORE_SRCS)" GLUE_SRCS:"$(GLUE_SRCS)" CLIENT_SRCS:"$(CLIENT_SRCS)" TOOL_SRCS:"$(TOOL_SRCS)"; do \
 		printf '%s\n' $${list#*:} | LC_ALL=C sort -C || { echo "$${list%%:*}: not sorted"; rc=1; }; \
 	done; \
 	if [ $$rc -ne 0 ]; then echo "check-sources: the Makefile's lists and the tree differ"; exit 1; fi; \
@@ -341,10 +367,11 @@ dist: check-version
 
 # a copy of the reference data for `make installcheck` (see above)
 .PHONY: installcheck-data
-installcheck-data:
+installcheck-data: tools
 	rm -rf build/server-data
 	mkdir -p build/server-data
 	cp -R test/data/real-filters test/data/vectors test/data/sstables build/server-data/
 	chmod -R a+rX build/server-data
 	chmod a+rwx build/server-data
 	test/make-node.sh build/server-data/sstables build/server-data/node
+	BC_TOOLS_BUILT=1 test/make-codecs.sh build/server-data/sstables build/server-data/codecs

@@ -43,6 +43,9 @@ bc_cluster_start
 SST=$(bc_server_copy test/data/sstables)
 NODE=$BC_CLUSTER_DIR/files/node
 test/make-node.sh "$SST" "$NODE"
+# copies in every compressor, with ScyllaDB's quirks, and damaged ones
+CODECS=$BC_CLUSTER_DIR/files/codecs
+test/make-codecs.sh "$SST" "$CODECS"
 [[ $(id -u) -ne 0 ]] || chown -R postgres: "$BC_CLUSTER_DIR/files"
 T=$BC_CLUSTER_DIR/files/work
 mkdir -p "$T"
@@ -132,6 +135,77 @@ got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/node.log" | sed 's
 expect "node: the broken SSTables are reported and skipped" "$got" "nb-1-big nb-2-big nb-3-big"
 expect "node: a corrupt Statistics.db is named" "$(grep -c 'broken.*nb-1-big: Statistics.db: ' "$T/node.log")" 1
 expect "node: exit status 1" "$RC" 1
+
+# --- Data.db in every compressor, ScyllaDB's quirks, damaged copies ---------
+# codecs/expected.tsv: each copy (relative to files/) and its source
+FILES=$BC_CLUSTER_DIR/files
+q -c "CREATE TABLE codec_copies AS
+	SELECT '$FILES/' || f[1] AS copy, f[2] AS kind, f[3] AS variant, '$FILES/' || f[8] AS source
+	FROM (SELECT string_to_array(l, E'\t') AS f
+	      FROM regexp_split_to_table(pg_read_file('$CODECS/expected.tsv'), E'\n') WITH ORDINALITY AS t(l, n)
+	      WHERE n > 1 AND l <> '') x"
+# the rows of label $1 with their source's row of n1 (the whole test copy,
+# loaded above), and how many of them differ in facts or keys
+codec_facts_differ() {
+	q -c "SELECT count(*) || ' rows, ' || count(*) FILTER (WHERE
+	            (f.version, f.generation, f.format, f.filter::text, f.partitioner, f.fp_chance,
+	             f.partitions, f.key_type, f.first_key, f.last_key, f.filter_db_bytes)
+	            IS DISTINCT FROM
+	            (s.version, s.generation, s.format, s.filter::text, s.partitioner, s.fp_chance,
+	             s.partitions, s.key_type, s.first_key, s.last_key, s.filter_db_bytes)
+	         OR f.partitioner IS NULL OR f.fp_chance IS NULL OR f.partitions IS NULL
+	         OR (SELECT array_agg(key ORDER BY key) FROM cassandra_sstable_files_keys x
+	             WHERE x.label = f.label AND x.path = f.path)
+	            IS DISTINCT FROM
+	            (SELECT array_agg(key ORDER BY key) FROM cassandra_sstable_files_keys x
+	             WHERE x.label = 'n1' AND x.path = s.path)) || ' differ'
+	      FROM codec_copies c
+	      JOIN cassandra_sstable_files f ON f.label = '$1' AND f.path = c.copy
+	      JOIN cassandra_sstable_files s ON s.label = 'n1' AND s.path = c.source"
+}
+run "$T/codecs.log" --label cd --keys "$CODECS/copies"
+expect "codecs: exit status 0" "$RC" 0
+expect "codecs: the 70 copies (7 SSTables, 10 variants) loaded with their 100,740 keys" "$(q -c "
+	SELECT count(DISTINCT f.path) || ' ' || count(x.key) FROM cassandra_sstable_files f
+	JOIN cassandra_sstable_files_keys x ON x.label = f.label AND x.path = f.path
+	WHERE f.label = 'cd'")" "70 100740"
+expect "codecs: rows equal cassandra_sstables() column by column" "$(compare cd "$CODECS/copies" '^$')" ""
+expect "codecs: filter_db is the bytes of every Filter.db" "$(filter_bytes_differ cd)" 0
+expect "codecs: facts and keys equal the source's (every copy)" "$(codec_facts_differ cd)" "70 rows, 0 differ"
+expect "codecs: --keys gives cassandra_sstable_keys' keys" "$(q -c "
+	SELECT count(*) FROM cassandra_sstable_files f WHERE label = 'cd'
+	  AND (SELECT array_agg(k ORDER BY k) FROM cassandra_sstable_keys(f.path) k)
+	      IS DISTINCT FROM
+	      (SELECT array_agg(key ORDER BY key) FROM cassandra_sstable_files_keys x
+	       WHERE x.label = 'cd' AND x.path = f.path)")" 0
+
+run "$T/quirks.log" --label qk --keys "$CODECS/quirks"
+expect "quirks: exit status 0" "$RC" 0
+expect "quirks: the 5 copies with ScyllaDB's Statistics.db and Summary.db load (1,020 keys)" "$(q -c "
+	SELECT count(DISTINCT f.path) || ' ' || count(x.key) FROM cassandra_sstable_files f
+	JOIN cassandra_sstable_files_keys x ON x.label = f.label AND x.path = f.path
+	WHERE f.label = 'qk'")" "5 1020"
+expect "quirks: rows equal cassandra_sstables() column by column" "$(compare qk "$CODECS/quirks" '^$')" ""
+expect "quirks: Statistics.db facts not NULL and equal the source's, keys too" "$(codec_facts_differ qk)" "5 rows, 0 differ"
+expect "quirks: the rows hold the copies' Statistics.db and Summary.db (reordered, ScyllaDB's size)" "$(q -c "
+	SELECT count(*) FROM cassandra_sstable_files f JOIN codec_copies c ON c.copy = f.path
+	WHERE f.label = 'qk' AND f.statistics_db = pg_read_binary_file(f.path || '-Statistics.db')
+	  AND f.summary_db = pg_read_binary_file(f.path || '-Summary.db')
+	  AND f.statistics_db <> pg_read_binary_file(c.source || '-Statistics.db')
+	  AND f.summary_db <> pg_read_binary_file(c.source || '-Summary.db')")" 5
+
+run "$T/corrupt-codecs.log" --label cr --keys "$CODECS/corrupt"
+expect "damaged codecs: exit status 1" "$RC" 1
+got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/corrupt-codecs.log" | sed -E 's|.*/corrupt/([^/]+)/.*|\1|' | sort | paste -sd' ')
+expect "damaged codecs: the 3 are reported and not loaded" "$got" "flipped truncated-info unknown-compressor"
+expect "damaged codecs: a flipped byte names Data.db" \
+	"$(grep -c "corrupt/flipped/.*/bb-1-bti: Data.db: Data.db chunk checksum mismatch" "$T/corrupt-codecs.log")" 1
+expect "damaged codecs: a cut CompressionInfo.db is named" \
+	"$(grep -c "corrupt/truncated-info/.*/bb-1-bti: CompressionInfo.db: CompressionInfo.db is truncated" "$T/corrupt-codecs.log")" 1
+expect "damaged codecs: an unknown compressor names CompressionInfo.db" \
+	"$(grep -c "corrupt/unknown-compressor/.*/bb-1-bti: CompressionInfo.db: Data.db is compressed with a compressor" "$T/corrupt-codecs.log")" 1
+expect "damaged codecs: nothing of them in the tables" \
+	"$(q -c "SELECT (SELECT count(*) FROM cassandra_sstable_files WHERE label = 'cr') + (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'cr')")" 0
 
 # --- interrupted, then run again ---------------------------------------------
 RC=0

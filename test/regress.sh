@@ -34,6 +34,8 @@ for d in real-filters vectors sstables; do
 done
 if [[ -x test/make-node.sh ]]; then
 	test/make-node.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/node"
+	# copies in every compressor, with ScyllaDB's quirks, and damaged ones
+	test/make-codecs.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/codecs"
 	[[ $(id -u) -ne 0 ]] || chown -R postgres: "$BC_CLUSTER_DIR/files"
 fi
 export BLOOMCASS_SERVER_DATA=$BC_CLUSTER_DIR/files

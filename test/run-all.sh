@@ -290,10 +290,12 @@ else
 	bc_server_copy test/data/real-filters >/dev/null
 	bc_server_copy test/data/vectors >/dev/null
 	bc_server_copy test/data/sstables >/dev/null
-	# a node's data folder made of them, for cassandra_sstables()
+	# a node's data folder made of them, for cassandra_sstables(), and
+	# copies in every compressor, with ScyllaDB's quirks, and damaged ones
 	test/make-node.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/node"
+	test/make-codecs.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/codecs"
 	if [[ $(id -u) -eq 0 ]]; then
-		chown -R postgres: "$BC_CLUSTER_DIR/files/node"
+		chown -R postgres: "$BC_CLUSTER_DIR/files/node" "$BC_CLUSTER_DIR/files/codecs"
 	fi
 	# The regression SQL reads $BLOOMCASS_SERVER_DATA/{real-filters,vectors,sstables}
 	# (psql's \getenv); the server reads the files with pg_read_binary_file.

@@ -244,8 +244,9 @@ bc_server_copy test/data/real-filters >/dev/null
 bc_server_copy test/data/vectors >/dev/null
 bc_server_copy test/data/sstables >/dev/null
 test/make-node.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/node"
+test/make-codecs.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/codecs"
 if [[ $(id -u) -eq 0 ]]; then
-	chown -R postgres: "$BC_CLUSTER_DIR/files/node"
+	chown -R postgres: "$BC_CLUSTER_DIR/files/node" "$BC_CLUSTER_DIR/files/codecs"
 fi
 export BLOOMCASS_SERVER_DATA=$BC_CLUSTER_DIR/files
 

@@ -262,6 +262,29 @@ ld_copy_end(ld_copy *c, const char *what, int *fatal)
 	return ok;
 }
 
+void
+ld_copy_abort(ld_copy *c, const char *what, int *fatal)
+{
+	PGresult   *r;
+
+	/* the server ends the COPY with an error (57014), which is ours */
+	if (PQputCopyEnd(c->conn, "bloomcass-load: the rows could not be read") == 1)
+		while ((r = PQgetResult(c->conn)) != NULL)
+		{
+			PQclear(r);
+			if (PQstatus(c->conn) == CONNECTION_BAD)
+				break;
+		}
+	if (PQstatus(c->conn) == CONNECTION_BAD)
+	{
+		*fatal = EXIT_CONNECTION_LOST;
+		ld_error("the connection to the server was lost (%s): %s", what,
+				 ld_server_message(c->conn, NULL));
+	}
+	c->failed = 0;
+	c->len = 0;
+}
+
 int
 ld_copy_start(ld_copy *c, const char *sql, const char *what, int *fatal)
 {

@@ -164,6 +164,10 @@ void		ld_copy_free(ld_copy *c);
  * as by ld_fatal_status_of */
 int			ld_copy_start(ld_copy *c, const char *sql, const char *what, int *fatal);
 int			ld_copy_end(ld_copy *c, const char *what, int *fatal);
+/* abandon a COPY whose rows could not all be read here (already reported):
+ * the server's refusal of it is expected, only a lost connection is
+ * reported and sets *fatal */
+void		ld_copy_abort(ld_copy *c, const char *what, int *fatal);
 /* the fields of a row (a field count first, with ld_put_i16) */
 void		ld_put_i16(ld_copy *c, int16_t v);
 void		ld_put_i32(ld_copy *c, int32_t v);

@@ -485,8 +485,7 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 			if (trie ? !ld_walk_trie_keys(s, partitioner, partitioner_len, key_row, &sink) :
 				!ld_walk_index(s, key_row, &sink, NULL, NULL))
 			{
-				u->copy.failed = 1;
-				ld_copy_end(&u->copy, s->prefix, fatal);
+				ld_copy_abort(&u->copy, s->prefix, fatal);
 				goto fail;
 			}
 			if (!ld_copy_end(&u->copy, s->prefix, fatal))
