@@ -55,6 +55,7 @@ GLUE_SRCS = \
 	src/bloom_agg_exact_sql.c \
 	src/bloom_agg_handover.c \
 	src/bloom_agg_sized.c \
+	src/bloom_agg_state.c \
 	src/bloom_agg_testing.c \
 	src/bloom_files.c \
 	src/bloom_health.c \
@@ -78,7 +79,8 @@ DATA = \
 	src/sql/bloomcass--1.0--1.1.sql \
 	src/sql/bloomcass--1.0.sql \
 	src/sql/bloomcass--1.1--1.2.sql \
-	src/sql/bloomcass--1.2--1.3.sql
+	src/sql/bloomcass--1.2--1.3.sql \
+	src/sql/bloomcass--1.3--1.4.sql
 
 # sql/<test>.sql against expected/<test>.out, in this order
 REGRESS = \
@@ -98,7 +100,8 @@ REGRESS = \
 	14_node_recipes \
 	15_probe \
 	16_lookup \
-	17_codecs
+	17_codecs \
+	18_agg_states
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and

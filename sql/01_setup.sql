@@ -69,7 +69,7 @@ JOIN pg_extension e ON d.refclassid = 'pg_extension'::regclass AND d.refobjid = 
 WHERE e.extname = 'bloomcass' AND d.deptype = 'e'
   AND obj_description(d.objid, d.classid::regclass::name) IS NULL
   AND NOT (d.classid = 'pg_proc'::regclass AND
-           (SELECT proname FROM pg_proc WHERE oid = d.objid) ~ '^(bloom_(in|out|recv|send)|bloom_agg_.*|bloom_union_(trans|final))$')
+           (SELECT proname FROM pg_proc WHERE oid = d.objid) ~ '^(bloom_(in|out|recv|send)|bloom_agg_.*|bloom_union_(state_)?(trans|final))$')
   AND NOT (d.classid = 'pg_type'::regclass AND
            (SELECT typcategory FROM pg_type WHERE oid = d.objid) = 'A')
   AND d.classid <> 'pg_opfamily'::regclass

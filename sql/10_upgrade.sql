@@ -168,6 +168,43 @@ ORDER BY 1;
 SELECT s.id, s.kind, md5(s.f::text) = b.text_md5 AND md5(bloom_send(s.f)) = b.binary_md5 AS intact
 FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
 
+-- 1.4: typed bloom_agg and bloom states (for distributed engines).  Views
+-- made before, over bloom_agg(anyelement ...) and bloom_union_agg, stay and
+-- give the same bytes; new calls resolve to the typed aggregates
+CREATE TABLE agg_keys AS SELECT 'k' || g AS k, g AS n FROM generate_series(1, 5000) g;
+CREATE VIEW agg_views AS
+SELECT bloom_agg(k) AS exact_text, bloom_agg(n, 0.001) AS exact_int,
+       bloom_agg(k, 0.01, 10000::bigint) AS streamed,
+       (SELECT bloom_union_agg(f) FROM stored WHERE id IN (2, 102)) AS unioned
+FROM agg_keys;
+CREATE TABLE agg_before AS SELECT * FROM agg_views;
+SELECT DISTINCT p.oid::regprocedure::text AS aggregates_the_view_uses
+FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid AND d.classid = 'pg_rewrite'::regclass
+JOIN pg_proc p ON p.oid = d.refobjid AND d.refclassid = 'pg_proc'::regclass
+WHERE r.ev_class = 'agg_views'::regclass AND p.prokind = 'a' ORDER BY 1;
+ALTER EXTENSION bloomcass UPDATE TO '1.4';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
+SELECT v.exact_text = b.exact_text AS exact_text_same, v.exact_int = b.exact_int AS exact_int_same,
+       v.streamed = b.streamed AS streamed_same, v.unioned = b.unioned AS unioned_same
+FROM agg_views v, agg_before b;
+-- the same queries written anew: the typed aggregates, the same bytes
+CREATE VIEW agg_views_new AS
+SELECT bloom_agg(k) AS exact_text, bloom_agg(n, 0.001) AS exact_int,
+       bloom_agg(k, 0.01, 10000::bigint) AS streamed,
+       (SELECT bloom_union_agg(f) FROM stored WHERE id IN (2, 102)) AS unioned
+FROM agg_keys;
+SELECT DISTINCT p.oid::regprocedure::text AS aggregates_new_views_use
+FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid AND d.classid = 'pg_rewrite'::regclass
+JOIN pg_proc p ON p.oid = d.refobjid AND d.refclassid = 'pg_proc'::regclass
+WHERE r.ev_class = 'agg_views_new'::regclass AND p.prokind = 'a' ORDER BY 1;
+SELECT v.exact_text = b.exact_text AS exact_text_same, v.exact_int = b.exact_int AS exact_int_same,
+       v.streamed = b.streamed AS streamed_same, v.unioned = b.unioned AS unioned_same
+FROM agg_views_new v, agg_before b;
+SELECT s.id, s.kind, md5(s.f::text) = b.text_md5 AND md5(bloom_send(s.f)) = b.binary_md5 AS intact
+FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
+DROP VIEW agg_views, agg_views_new;
+DROP TABLE agg_keys, agg_before;
+
 -- this catalog, upgraded step by step from 1.0, for the comparison below
 \set ECHO none
 SELECT :'test_catalog_def', :'test_catalog_array_def' \gexec

@@ -4,6 +4,11 @@
  * front so that memory is the filter, and bloom_union_agg(bloom), the OR of
  * filters of one shape.  They share the combine, serialize and deserialize
  * functions.
+ *
+ * Their state is internal.  From 1.4 the typed streaming bloom_agg and
+ * bloom_union_agg use bloom_agg_state.c (a bloom state); these functions
+ * remain for the bloom_agg(anyelement, float8, bigint) of 1.0, which views
+ * made before 1.4 use.
  */
 #include "postgres.h"
 

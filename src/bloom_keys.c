@@ -157,6 +157,30 @@ aggregate_argtype(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
+ * The type argument argno is declared with in the function's own
+ * signature, when that is a real type (the typed aggregates' support
+ * functions from 1.4: one per key type), else InvalidOid ("any",
+ * anyelement: the caller's expression tells).  A signature is the same
+ * however the function is called: directly, or through a wrapper that
+ * gives no expression (Citus's worker_partial_agg_sfunc).
+ */
+static Oid
+declared_argtype(FunctionCallInfo fcinfo, int argno)
+{
+	Oid		   *argtypes;
+	int			nargs;
+	Oid			typid = InvalidOid;
+
+	if (!OidIsValid(fcinfo->flinfo->fn_oid))
+		return InvalidOid;
+	(void) get_func_signature(fcinfo->flinfo->fn_oid, &argtypes, &nargs);
+	if (argno < nargs && get_typtype(argtypes[argno]) != TYPTYPE_PSEUDO)
+		typid = argtypes[argno];
+	pfree(argtypes);
+	return typid;
+}
+
+/*
  * Key type of argument argno of the current call, cached in *slot (or in
  * fn_extra when slot is NULL); the argument type of a call site never
  * changes, so it is resolved once.
@@ -168,8 +192,10 @@ bloom_key_type(FunctionCallInfo fcinfo, int argno, BloomKeyType **slot)
 
 	if (*cache == NULL)
 	{
-		Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
+		Oid			typid = declared_argtype(fcinfo, argno);
 
+		if (!OidIsValid(typid))
+			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 		if (!OidIsValid(typid))
 			typid = aggregate_argtype(fcinfo, argno);
 		if (!OidIsValid(typid))
