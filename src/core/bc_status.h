@@ -82,9 +82,11 @@ typedef enum bc_status
 									 * runs past the footer */
 	BC_ERR_PARTITIONS_FORMAT,	/* impossible footer offset, root or count,
 								 * or keys that contradict the count */
-	BC_ERR_PARTITIONS_TRAILING, /* bytes between the last key and footer */
-	BC_ERR_PARTITIONS_KEYS_SPAN,	/* more bytes between the trie and the
-									 * footer than two keys can take */
+	BC_ERR_PARTITIONS_TRAILING, /* no longer returned: bytes between the
+								 * last key and the footer are ignored, as
+								 * the readers do */
+	BC_ERR_PARTITIONS_KEYS_SPAN,	/* no longer returned (only two keys'
+									 * worth of bytes is read) */
 
 	/* reading through a caller's bc_reader (bc_key_range.c) */
 	BC_ERR_READ,				/* the caller's read failed (it knows why) */
