@@ -1387,7 +1387,9 @@ check_sstable_name(const char *s, size_t len)
 		CHECK(n.generation_len == 28);
 	else
 	{
-		CHECK(n.generation_len > 0 && n.generation_len <= 19);
+		/* digits, leading zeros of any number (Integer.parseInt,
+		 * from_chars) */
+		CHECK(n.generation_len > 0);
 		for (i = 0; i < n.generation_len; i++)
 			CHECK(n.generation[i] >= '0' && n.generation[i] <= '9');
 	}
@@ -1436,7 +1438,13 @@ check_table_dir(const char *s, size_t len)
 	if (st != BC_OK)
 		return;
 	CHECK(tl > 0 && tl <= len);
-	CHECK(tl == len || ((len - tl == 33 || len - tl == 37) && s[tl] == '-'));
+	/* the bare name, or '-' then hex digits of either case (ScyllaDB's
+	 * [\da-fA-F]+) or a dashed UUID */
+	CHECK(tl == len || (tl + 1 < len && s[tl] == '-'));
+	if (tl < len && len - tl != 37)
+		for (i = tl + 1; i < len; i++)
+			CHECK((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
+				  (s[i] >= 'A' && s[i] <= 'F'));
 	for (i = 0; i < tl; i++)
 		CHECK((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
 			  (s[i] >= '0' && s[i] <= '9') || s[i] == '_');
