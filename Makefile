@@ -42,6 +42,7 @@ CORE_SRCS = \
 	src/core/bc_sstable_dir.c \
 	src/core/bc_sstable_name.c \
 	src/core/bc_statistics.c \
+	src/core/bc_statistics_fields.c \
 	src/core/bc_status.c \
 	src/core/bc_summary.c \
 	src/core/bc_trie.c \

@@ -5,9 +5,10 @@
  *
  * The chunks are decompressed by the compressors' own libraries: liblz4,
  * libsnappy, zlib and libzstd (zlib and zstd allocate their state
- * internally, and free it before returning).  Only what Cassandra's reader
- * checks is checked, plus what memory safety needs; each check names the
- * reader's check it mirrors.
+ * internally, and free it before returning).  Only what the readers check
+ * is checked (Cassandra's; for the versions ScyllaDB reads, what one of the
+ * two accepts is accepted), plus what memory safety needs; each check names
+ * the reader's check it mirrors.
  */
 #include <limits.h>
 #include <string.h>
@@ -65,6 +66,15 @@ version_is(const char *v, const char *lo, const char *hi)
 	return strncmp(v, lo, 2) >= 0 && strncmp(v, hi, 2) <= 0;
 }
 
+/* the versions ScyllaDB reads (sstables/version.hh) */
+static int
+scylla_version(const char *v)
+{
+	return (v[1] == 'a' && (v[0] == 'k' || v[0] == 'l')) ||
+		(v[0] == 'm' && (v[1] == 'c' || v[1] == 'd' || v[1] == 'e' ||
+						 v[1] == 's' || v[1] == 't'));
+}
+
 /* Whether name (not NUL-ended) is that compressor's, bare or qualified. */
 static int
 name_is(const uint8_t *name, size_t len, const char *simple)
@@ -79,60 +89,69 @@ name_is(const uint8_t *name, size_t len, const char *simple)
 }
 
 /*
- * The dictionary part number of an option key ".dictionary.<digits>", or
- * -1 for another key, -2 for a ".dictionary." key without a number.
+ * Whether an option key is a dictionary part, ".dictionary." then a
+ * number: 0 for another key, 1 with the part's number in *part, -1 for a
+ * number ScyllaDB's dict_from_options cannot read.  It reads the number
+ * with std::stoi: leading white space, an optional sign, at least one
+ * digit, the value within an int (std::invalid_argument or
+ * std::out_of_range: "Corrupted dictionary option"); whatever follows the
+ * digits is ignored.
  */
-static long
-dict_part(const uint8_t *key, size_t len)
+static int
+dict_part(const uint8_t *key, size_t len, long *part)
 {
 	size_t		pl = strlen(BC_DICT_OPTION),
 				i;
 	long		n = 0;
+	int			neg = 0;
 
+	*part = 0;
 	if (len < pl || memcmp(key, BC_DICT_OPTION, pl) != 0)
+		return 0;
+	for (i = pl; i < len && (key[i] == ' ' || (key[i] >= '\t' && key[i] <= '\r')); i++)
+		;
+	if (i < len && (key[i] == '+' || key[i] == '-'))
+		neg = key[i++] == '-';
+	if (i == len || key[i] < '0' || key[i] > '9')
 		return -1;
-	/* ScyllaDB's dict_from_options: std::stoi, or "Corrupted dictionary option" */
-	if (len == pl || len - pl > 9)
-		return -2;
-	for (i = pl; i < len; i++)
+	for (; i < len && key[i] >= '0' && key[i] <= '9'; i++)
 	{
-		if (key[i] < '0' || key[i] > '9')
-			return -2;
 		n = n * 10 + (key[i] - '0');
+		if (n > (long) INT_MAX + neg)
+			return -1;
 	}
-	return n;
+	*part = neg ? -n : n;
+	return 1;
 }
 
 /*
- * Part i of the dictionary: its value, or NULL when there is none (*dup
- * set when there is more than one).
+ * Part i of the dictionary: its value, or NULL when there is none.  A part
+ * given twice keeps its first value (dict_from_options: std::map::emplace
+ * does not replace).
  */
 static const uint8_t *
-dict_find(const bc_compression_info *ci, long part, size_t *vlen, int *dup)
+dict_find(const bc_compression_info *ci, long part, size_t *vlen)
 {
-	const uint8_t *found = NULL,
-			   *k = NULL,
+	const uint8_t *k = NULL,
 			   *v = NULL;
 	size_t		pos = 0,
 				kl = 0,
 				vl = 0;
 	int32_t		i;
+	long		p;
 
-	*dup = 0;
 	*vlen = 0;
 	for (i = 0; i < ci->option_count; i++)
 	{
 		(void) read_utf(ci->options, ci->options_len, &pos, &k, &kl);
 		(void) read_utf(ci->options, ci->options_len, &pos, &v, &vl);
-		if (dict_part(k, kl) == part)
+		if (dict_part(k, kl, &p) == 1 && p == part)
 		{
-			if (found != NULL)
-				*dup = 1;
-			found = v;
 			*vlen = vl;
+			return v;
 		}
 	}
-	return found;
+	return NULL;
 }
 
 bc_status
@@ -145,8 +164,10 @@ bc_compression_parse(const char *version, size_t version_len,
 	bc_status	rc;
 	size_t		pos = 0,
 				opt_start,
-				i,
-				parts = 0;
+				i;
+	long		parts = 0,
+				min_part = 0,
+				max_part = -1;
 	int			has_max;
 	int32_t		n;
 	uint32_t	chunk;
@@ -192,31 +213,51 @@ bc_compression_parse(const char *version, size_t version_len,
 		if ((rc = read_utf(data, len, &pos, &k, &kl)) != BC_OK ||
 			(rc = read_utf(data, len, &pos, &v, &vl)) != BC_OK)
 			return rc;
-		part = dict_part(k, kl);
-		if (part == -2)
-			return BC_ERR_COMPRESSION_DICTIONARY;
-		if (part >= 0)
+		(void) vl;
+
+		/*
+		 * ScyllaDB's make_compressor_for_reading reads the dictionary
+		 * options for every compressor (dict_from_options): a part number
+		 * it cannot read is "Corrupted dictionary option", whatever the
+		 * compressor.
+		 */
+		switch (dict_part(k, kl, &part))
 		{
-			parts++;
-			out->dictionary_len += vl;
+			case -1:
+				return BC_ERR_COMPRESSION_DICTIONARY;
+			case 1:
+				if (parts++ == 0 || part < min_part)
+					min_part = part;
+				if (part > max_part)
+					max_part = part;
+				break;
+			default:
+				break;
 		}
 	}
 	out->options = data + opt_start;
 	out->options_len = pos - opt_start;
 
-	/* chunk length, [max compressed length], data length, chunk count */
+	/* chunk length, [max compressed length], data length, chunk count:
+	 * readInt / readLong, EOFException (ScyllaDB: check_buf_size) */
 	if (len - pos < 4 + (has_max ? 4 : 0) + 8 + 4)
 		return BC_ERR_COMPRESSION_TRUNCATED;
 	chunk = bc_get_be32(data + pos);
 	pos += 4;
 
 	/*
-	 * CompressionParams.validate (CompressionParameters in 2.x): "Invalid
-	 * negative or null chunk_length_in_kb", and "must be a power of 2"
-	 * (CompressionMetadata.open asserts it too from 4.0); ScyllaDB's
-	 * parse(compression): "zero chunk_len".
+	 * ScyllaDB's parse(compression): "zero chunk_len"; Cassandra's
+	 * CompressedChunkReader (3.x - 5.0) asserts that the chunk length is a
+	 * power of two (Integer.bitCount(chunkLength) == 1; assertions are on
+	 * in Cassandra's JVM options), as CompressionParams.validate requires
+	 * of a table.  ScyllaDB reads any other length (segmented_offsets
+	 * takes any): for the versions it reads (ka, la, mc, md, me, ms, mt)
+	 * only zero is refused.  Over 2^31 - 1 (a negative Java int, a chunk
+	 * of 2 GiB or more, whose buffers bloomcass does not allocate):
+	 * refused, for memory.
 	 */
-	if (chunk == 0 || chunk > INT32_MAX || (chunk & (chunk - 1)) != 0)
+	if (chunk == 0 || chunk > INT32_MAX ||
+		((chunk & (chunk - 1)) != 0 && !scylla_version(version)))
 		return BC_ERR_COMPRESSION_FORMAT;
 	out->chunk_length = (int32_t) chunk;
 	if (has_max)
@@ -260,23 +301,29 @@ bc_compression_parse(const char *version, size_t version_len,
 
 	if (out->compressor == BC_COMPRESSOR_LZ4_DICTS || out->compressor == BC_COMPRESSOR_ZSTD_DICTS)
 	{
-		/* ScyllaDB's dict_from_options: parts 0 .. n-1, "Missing dictionary part" */
-		size_t		p;
+		/*
+		 * ScyllaDB's dict_from_options: the parts in order of their
+		 * numbers must be 0, 1, ... ("Missing dictionary part: expected
+		 * %d, got %d"); a part given twice keeps its first value.  So the
+		 * parts' distinct numbers are exactly 0 .. max_part: every one of
+		 * them is found, and none is negative (parts distinct numbers cannot
+		 * reach parts or more).
+		 */
+		long		p;
+		size_t		vl;
 
-		for (p = 0; p < parts; p++)
+		if (parts > 0 && (min_part < 0 || max_part >= parts))
+			return BC_ERR_COMPRESSION_DICTIONARY;
+		for (p = 0; parts > 0 && p <= max_part; p++)
 		{
-			size_t		vl;
-			int			dup;
-
-			if (dict_find(out, (long) p, &vl, &dup) == NULL || dup)
+			if (dict_find(out, p, &vl) == NULL)
 				return BC_ERR_COMPRESSION_DICTIONARY;
+			out->dictionary_len += vl;
 		}
-		/* LZ4_decompress_safe_usingDict takes an int */
+		/* not a reader's rule: LZ4_decompress_safe_usingDict takes an int */
 		if (out->dictionary_len > INT_MAX)
 			return BC_ERR_COMPRESSION_DICTIONARY;
 	}
-	else
-		out->dictionary_len = 0;
 	return BC_OK;
 }
 
@@ -311,12 +358,11 @@ bc_compression_dictionary(const bc_compression_info *ci, uint8_t *buf)
 	size_t		done = 0,
 				vl;
 	long		part;
-	int			dup;
 	const uint8_t *v;
 
 	for (part = 0; done < ci->dictionary_len; part++)
 	{
-		v = dict_find(ci, part, &vl, &dup);
+		v = dict_find(ci, part, &vl);
 		if (v == NULL)
 			break;
 		memcpy(buf + done, v, vl);
@@ -416,6 +462,13 @@ bc_compression_decode(const bc_compression_info *ci, int64_t i,
 
 	if (out_cap < want)
 		return BC_ERR_BUFFER;
+
+	/*
+	 * A chunk past the data length holds nothing (chunkFor only gives the
+	 * chunk of a position inside it); a stored length over 2^31 - 1 is
+	 * what no chunkFor gives (Chunk's length is an int) and what the
+	 * decompressors' int lengths cannot take.
+	 */
 	if (want == 0 || stored_len > (size_t) INT32_MAX)
 		return BC_ERR_COMPRESSION_CHUNK;
 

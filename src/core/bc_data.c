@@ -28,7 +28,8 @@ bc_data_reader_init(bc_data_reader *dr, const bc_reader *file,
 		bc_compression_buffer_size(ci) == 0 ||
 		compressed_cap < bc_compression_buffer_size(ci))
 		return BC_ERR_BUFFER;
-	/* the chunks' offsets were checked against this size */
+	/* the chunks' offsets were checked against this size (the caller's
+	 * Data.db, not the file's bytes: a mismatch is a caller's mix-up) */
 	if (file->size != ci->data_file_size)
 		return BC_ERR_COMPRESSION_CHUNK;
 	dr->dict = dict;
@@ -62,6 +63,7 @@ bc_data_reader_open(bc_data_reader *dr, bc_compression_info *ci, const bc_reader
 	}
 	chunk_len = (size_t) ci->chunk_length;
 	bufsize = bc_compression_buffer_size(ci);
+	/* memory: buffers whose size does not fit a size_t */
 	if (bufsize == 0 || ci->dictionary_len > SIZE_MAX - chunk_len - bufsize)
 	{
 		*in_info = 1;
@@ -131,6 +133,14 @@ bc_data_read(bc_data_reader *dr, uint64_t offset, uint8_t *buf, size_t len, size
 			rc = bc_compression_chunk(ci, i, &at, &stored_len);
 			if (rc != BC_OK)
 				return rc;
+
+			/*
+			 * Memory: the compressed buffer holds what the compressor
+			 * can make of a chunk (its bound; from na a raw chunk).
+			 * Cassandra's reader would allocate a larger buffer for a
+			 * larger chunk (BufferHolder.getBuffer) and fail to
+			 * decompress it; no writer stores one.
+			 */
 			if (stored_len + BC_CHUNK_CHECKSUM > bc_compression_buffer_size(ci))
 				return BC_ERR_COMPRESSION_CHUNK;
 			rc = read_fully(dr->file, at, dr->compressed, stored_len + BC_CHUNK_CHECKSUM, &done);
@@ -147,6 +157,8 @@ bc_data_read(bc_data_reader *dr, uint64_t offset, uint8_t *buf, size_t len, size
 			dr->cached = i;
 			dr->cached_len = bc_compression_chunk_data_len(ci, i);
 		}
+		/* the data length says the chunk holds this offset: it always
+		 * does (bc_compression_chunk_data_len), kept for safety */
 		if (in_chunk >= dr->cached_len)
 			return BC_ERR_COMPRESSION_CHUNK;
 		n = dr->cached_len - in_chunk;

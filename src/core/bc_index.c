@@ -17,6 +17,15 @@
  * entry is complete, sizes are representable, and the Data.db positions
  * strictly increase (each partition takes at least one byte), which is
  * what catches most garbage after the last entry.
+ *
+ * The readers: Cassandra's RowIndexEntry.Serializer (deserialize, skip and
+ * skipPromotedIndex; 5.0: format/big/RowIndexEntry.java) under
+ * KeyIterator (5.0: BigTableKeyReader), BigTableScanner and the verifier
+ * (Verifier.verify; 5.0: SortedTableVerifier.verifySSTable), and
+ * ScyllaDB's sstables/index_reader.hh, index_consume_entry_context (ka,
+ * la, mc, md, me).  An entry is accepted when one reader of its version
+ * takes it with one meaning; each check below names the reader check it
+ * mirrors, or says why it is kept where the readers do not check.
  */
 #include <string.h>
 
@@ -45,6 +54,9 @@ bc_index_era_lookup(const char *version, size_t len, bc_index_era *era)
 	bc_status	st;
 
 	/*
+	 * Which layout, by version (BigFormat.BigVersion: storeRows and the
+	 * vints from "ma"; ScyllaDB's sstable_version_types).
+	 *
 	 * ScyllaDB's ms and mt index partitions with a Partitions.db trie and
 	 * write no Index.db or Summary.db (scylladb/scylladb sstables/sstables.cc,
 	 * has_summary_and_index() is false for both)
@@ -78,6 +90,46 @@ bc_index_era_lookup(const char *version, size_t len, bc_index_era *era)
 	return BC_OK;
 }
 
+int
+bc_index_negative_size_is_none(const char *version, size_t len)
+{
+	/*
+	 * Up to 2.2 the promoted index size is a BE32, a Java int: Cassandra's
+	 * RowIndexEntry.Serializer.skipPromotedIndex (1.2 - 3.11) takes a size
+	 * <= 0 as "no promoted index" and reads the next entry right after it.
+	 * ScyllaDB reads the same field of ka and la unsigned and skips 2 GiB
+	 * or more (index_consume_entry_context, read_32): for those two the
+	 * readers disagree on what such a size means, and it is refused.
+	 */
+	return !(len == 2 && (version[0] == 'k' || version[0] == 'l') && version[1] == 'a');
+}
+
+bc_status
+bc_index_promoted_size(bc_index_era era, int negative_is_none, uint64_t raw,
+					   uint64_t *size)
+{
+	*size = 0;
+	if (era != BC_INDEX_ERA_30)
+	{
+		/* a BE32: 2^31 and more is a negative Java int (see above) */
+		if (raw > (uint64_t) INT32_MAX)
+			return negative_is_none ? BC_OK : BC_ERR_INDEX_LENGTH;
+	}
+
+	/*
+	 * An unsigned vint from 3.0 on: 5.0 reads it with readUnsignedVInt32
+	 * and refuses one over 2^31 - 1 (VIntCoding.checkedCast,
+	 * VIntOutOfRangeException); 3.0 - 4.1 cast it to an int (its low 32
+	 * bits, "no promoted index" when negative) and ScyllaDB to 32 unsigned
+	 * bits: the readers disagree on its meaning, so it is refused, as 5.0
+	 * does.
+	 */
+	else if (raw > (uint64_t) INT32_MAX)
+		return BC_ERR_INDEX_LENGTH;
+	*size = raw;
+	return BC_OK;
+}
+
 bc_status
 bc_index_init(bc_index_cursor *c, const char *version, size_t len)
 {
@@ -92,6 +144,7 @@ bc_index_init(bc_index_cursor *c, const char *version, size_t len)
 		c->error = st;
 		return st;
 	}
+	c->negative_size_is_none = bc_index_negative_size_is_none(version, len);
 	c->state = ST_KEYLEN;
 	c->error = BC_OK;
 	c->num_need = 2;
@@ -257,8 +310,27 @@ bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
 
 					if (!read_number(c, &v))
 						return BC_OK;
+
+					/*
+					 * Cassandra reads the position as a long (readLong,
+					 * readUnsignedVInt): 2^63 and more is negative, which
+					 * its scanner and verifier cannot seek to
+					 * (RandomAccessReader.seek: "new position should not
+					 * be negative"); bloomcass reports it as a bigint.
+					 */
 					if (v > (uint64_t) INT64_MAX)
 						return fail(c, BC_ERR_INDEX_LENGTH);
+
+					/*
+					 * The verifier reads each indexed partition at its
+					 * position and requires the next one where it ends,
+					 * keys in order (Verifier.verify, 5.0
+					 * SortedTableVerifier.verifySSTable: "Key out of
+					 * order"): positions strictly increase.  The readers
+					 * that only list keys or seek to one do not compare
+					 * them; kept, as it is what tells an Index.db from
+					 * garbage after its end or another file.
+					 */
 					if (c->nkeys > 0 && (int64_t) v <= c->position)
 						return fail(c, BC_ERR_INDEX_ORDER);
 					c->position = (int64_t) v;
@@ -270,15 +342,17 @@ bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
 
 			case ST_SIZE:
 				{
-					uint64_t	v;
+					uint64_t	v,
+								size;
+					bc_status	st;
 
 					if (!read_number(c, &v))
 						return BC_OK;
-					/* both encodings hold a Java int, never negative */
-					if (v > (uint64_t) INT32_MAX)
-						return fail(c, BC_ERR_INDEX_LENGTH);
-					c->promoted = (int64_t) v;
-					c->skip = v;
+					st = bc_index_promoted_size(c->era, c->negative_size_is_none, v, &size);
+					if (st != BC_OK)
+						return fail(c, st);
+					c->promoted = (int64_t) size;
+					c->skip = size;
 					c->num_have = 0;
 					c->state = ST_SKIP;
 
@@ -323,6 +397,14 @@ bc_index_finish(bc_index_cursor *c)
 		return c->error;
 	if (c->inlen != 0)
 		return fail(c, BC_ERR_CURSOR_STATE);
+
+	/*
+	 * The end of the file inside an entry (its key, a number, or the
+	 * promoted index it skips): Cassandra's EOFException
+	 * (readWithShortLength, readLong / readUnsignedVInt, skipBytesFully:
+	 * "EOF after %d bytes out of %d"); ScyllaDB's verify_end_state,
+	 * "cannot finish parsing current entry, no more data".
+	 */
 	if (c->state != ST_KEYLEN || c->num_have != 0)
 		return fail(c, BC_ERR_INDEX_TRUNCATED);
 	c->state = ST_DONE;

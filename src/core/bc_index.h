@@ -34,6 +34,17 @@ bc_status	bc_index_era_lookup(const char *version, size_t len, bc_index_era *era
 
 #define BC_INDEX_MAX_KEY 65535
 
+/*
+ * The rule of an entry's promoted index size, shared with bc_lookup.c:
+ * raw as read (a BE32 before ma, a vint from ma), *size the bytes to skip
+ * (0 for a BE32 of 2^31 or more where negative_is_none), or
+ * BC_ERR_INDEX_LENGTH.  negative_is_none from
+ * bc_index_negative_size_is_none(version): 0 for ka and la only.
+ */
+int			bc_index_negative_size_is_none(const char *version, size_t len);
+bc_status	bc_index_promoted_size(bc_index_era era, int negative_is_none,
+								   uint64_t raw, uint64_t *size);
+
 typedef struct bc_index_entry
 {
 	const uint8_t *key;			/* valid until the next call on the cursor */
@@ -61,6 +72,7 @@ typedef struct bc_index_cursor
 	uint64_t	nkeys;
 	int64_t		position;
 	int64_t		promoted;
+	int			negative_size_is_none;
 	uint64_t	skip;
 	const uint8_t *key;
 	size_t		key_len;

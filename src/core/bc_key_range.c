@@ -22,6 +22,7 @@ bc_partitions_range(const bc_reader *r, uint8_t *keys, bc_partitions_footer *foo
 	memset(footer, 0, sizeof(*footer));
 	*first = *last = NULL;
 	*first_len = *last_len = 0;
+	/* the checks of bc_partitions_footer_parse, which names their readers */
 	if (r->size < BC_PARTITIONS_FOOTER)
 		return BC_ERR_PARTITIONS_TRUNCATED;
 	if (r->read(r->arg, r->size - BC_PARTITIONS_FOOTER, tail, BC_PARTITIONS_FOOTER, &got) != 0)
@@ -32,12 +33,18 @@ bc_partitions_range(const bc_reader *r, uint8_t *keys, bc_partitions_footer *foo
 	if (rc != BC_OK)
 		return rc;
 
-	/* the footer parser has checked keys_pos <= size - footer */
+	/*
+	 * The footer parser has checked keys_pos <= size - footer.  Two keys
+	 * take at most BC_PARTITIONS_MAX_KEYS bytes; what follows them up to
+	 * the footer is ignored (bc_partitions_keys_parse, as the readers do),
+	 * so no more is read (memory: the caller's buffer).
+	 */
 	keys_len = r->size - BC_PARTITIONS_FOOTER - footer->keys_pos;
 	if (keys_len > BC_PARTITIONS_MAX_KEYS)
-		return BC_ERR_PARTITIONS_KEYS_SPAN;
+		keys_len = BC_PARTITIONS_MAX_KEYS;
 	if (r->read(r->arg, footer->keys_pos, keys, (size_t) keys_len, &got) != 0)
 		return BC_ERR_READ;
+	/* the file is shorter than its size said: a short read */
 	if (got != keys_len)
 		return BC_ERR_PARTITIONS_TRUNCATED;
 	rc = bc_partitions_keys_parse(keys, (size_t) keys_len, first, first_len, last, last_len);

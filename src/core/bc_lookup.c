@@ -16,6 +16,9 @@
  * partitioner whose order is not known here (LocalPartitioner orders by
  * the key's type), Index.db is read from its start instead: still an exact
  * answer, at the cost of the whole file.
+ *
+ * The checks are bc_summary.c's and bc_index.c's, each named there with
+ * the reader check it mirrors; what only a lookup needs says why below.
  */
 #include <string.h>
 
@@ -57,9 +60,12 @@ summary_sample(const bc_reader *r, uint64_t base, uint64_t region_len, int32_t c
 				 &stats->summary_reads, &stats->summary_bytes);
 	if (st != BC_OK)
 		return st;
+	/* IndexSummary reads the offsets in memory; cut: the whole region was
+	 * not there (IndexSummarySerializer.deserialize, EOF) */
 	if (got != want)
 		return BC_ERR_SUMMARY_TRUNCATED;
-	/* the bounds bc_summary_parse checks for every sample */
+	/* the bounds bc_summary_parse checks for every sample (memory safety:
+	 * each sample inside the region, its key at most 65535 bytes) */
 	start = bc_get_le32(offs);
 	end = i + 1 < count ? bc_get_le32(offs + 4) : region_len;
 	if (start < (uint64_t) count * 4 || end > region_len || start > end ||
@@ -74,6 +80,13 @@ summary_sample(const bc_reader *r, uint64_t base, uint64_t region_len, int32_t c
 	*key_len = (size_t) (end - start - 8);
 	/* the position is written in the machine's order: little-endian */
 	*position = bc_get_le64(buf + *key_len);
+
+	/*
+	 * bc_summary_parse does not check it (it reports none); a lookup
+	 * seeks Index.db to it: IndexSummary.getPosition is a long, and
+	 * Cassandra's seek refuses a negative one (RandomAccessReader.seek,
+	 * "new position should not be negative").
+	 */
 	if (*position > (uint64_t) INT64_MAX)
 		return BC_ERR_SUMMARY_FORMAT;
 	return BC_OK;
@@ -105,13 +118,18 @@ summary_search(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn
 	st = read_at(r, 0, hdr, hlen, &got, &stats->summary_reads, &stats->summary_bytes);
 	if (st != BC_OK)
 		return st;
+	/* the header: DataInputStream.readInt / readLong, EOF */
 	if (got != hlen)
 		return BC_ERR_SUMMARY_TRUNCATED;
-	/* IndexSummarySerializer.deserialize: the counts it allocates by */
+	/* IndexSummarySerializer.deserialize: the interval no table has, and
+	 * the count it allocates by (bc_summary_parse) */
 	if ((int32_t) bc_get_be32(hdr) < 1 || (int32_t) bc_get_be32(hdr + 4) < 0)
 		return BC_ERR_SUMMARY_FORMAT;
 	count = (int32_t) bc_get_be32(hdr + 4);
 	region = bc_get_be64(hdr + 8);
+	/* a region past the end fails both readers' copy (EOF); one too short
+	 * for the offsets and a position per sample: memory safety (both as
+	 * bc_summary_parse) */
 	if (region > r->size - hlen)
 		return BC_ERR_SUMMARY_TRUNCATED;
 	if (region < (uint64_t) count * 12)
@@ -153,6 +171,16 @@ summary_search(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn
 		st = summary_sample(r, hlen, region, count, found + 1, buf, &sk_len, to, stats);
 		if (st != BC_OK)
 			return st;
+
+		/*
+		 * Not a reader's rule: Cassandra scans at most the effective
+		 * interval's number of entries from the sample
+		 * (BigTableReader.getPosition, getEffectiveIndexIntervalAfterIndex),
+		 * bloomcass up to the next sample's position.  Samples are taken in
+		 * Index.db order, so a next one not after this one is no Summary.db
+		 * of this Index.db, and the empty range it bounds would answer
+		 * "absent" for a present key.
+		 */
 		if (*to <= *from)
 			return BC_ERR_SUMMARY_FORMAT;
 	}
@@ -164,7 +192,8 @@ summary_search(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn
  * compared, each promoted index skipped by its size.
  */
 static bc_status
-index_scan(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn md5,
+index_scan(const bc_reader *r, bc_index_era era, int negative_is_none,
+		   bc_partitioner p, bc_md5_fn md5,
 		   int ordered, const uint8_t *key, size_t key_len, uint64_t from, uint64_t to,
 		   uint8_t *buf, int *found, bc_lookup_stats *stats)
 {
@@ -183,7 +212,8 @@ index_scan(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn md5
 		int			c;
 		bc_status	st;
 
-		/* BE16 key length, the key, and room for the two numbers */
+		/* BE16 key length, the key, and room for the two numbers; cut:
+		 * the readers' EOF (as bc_index_finish) */
 		st = read_at(r, off, buf, 2, &got, &stats->index_reads, &stats->index_bytes);
 		if (st != BC_OK)
 			return st;
@@ -221,7 +251,16 @@ index_scan(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn md5
 			promoted = bc_get_be32(num + 8);
 			n = 12;
 		}
-		if (position > (uint64_t) INT64_MAX || promoted > r->size)
+		/*
+		 * The position and promoted size rules of bc_index.c; and a skip
+		 * longer than the file, which the readers' skipBytesFully fails
+		 * ("EOF after %d bytes out of %d").
+		 */
+		if (position > (uint64_t) INT64_MAX)
+			return BC_ERR_INDEX_LENGTH;
+		if ((st = bc_index_promoted_size(era, negative_is_none, promoted, &promoted)) != BC_OK)
+			return st;
+		if (promoted > r->size)
 			return BC_ERR_INDEX_LENGTH;
 		stats->index_entries++;
 
@@ -282,6 +321,6 @@ bc_big_lookup(const bc_reader *summary, const bc_reader *index,
 		else if (st != BC_OK || absent)
 			return st;
 	}
-	return index_scan(index, era, p, md5, ordered, key, key_len, from, to,
-					  scratch, found, stats);
+	return index_scan(index, era, bc_index_negative_size_is_none(version, version_len),
+					  p, md5, ordered, key, key_len, from, to, scratch, found, stats);
 }

@@ -29,7 +29,9 @@ typedef struct bc_partitions_footer
  * unless BC_OK is returned. */
 bc_status	bc_partitions_footer_parse(const uint8_t *tail, uint64_t file_len, bc_partitions_footer *out);
 
-/* data = bytes [keys_pos, file_len - BC_PARTITIONS_FOOTER) of the file: the two keys; pointers into data */
+/* data = bytes [keys_pos, file_len - BC_PARTITIONS_FOOTER) of the file, or
+ * at least their first 2 * (2 + 65535): the two keys (bytes after them are
+ * ignored); pointers into data */
 bc_status	bc_partitions_keys_parse(const uint8_t *data, size_t len, const uint8_t **first, size_t *first_len, const uint8_t **last, size_t *last_len);
 
 /* The keys against the footer's count: none gives two empty keys, one

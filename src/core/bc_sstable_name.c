@@ -23,7 +23,19 @@
  *
  * Only the name is read; what a folder says (keyspace, table, snapshots)
  * is the caller's to add.
+ *
+ * The readers: Cassandra's Descriptor.fromFilename (2.x, 3.x: tokens on
+ * '-' read from the end) and Descriptor.fromFileWithComponent (4.1, 5.0:
+ * exactly four tokens, Version.validate, SSTableIdFactory.fromString with
+ * SequenceBasedSSTableId and UUIDBasedSSTableId, the format by name,
+ * Component.parse), and ScyllaDB's sstables/sstables.cc,
+ * make_entry_descriptor (its regexes (la|m[cdest])-([^-]+)-(\w+)-(.*) and
+ * (\w+)-(\w+)-ka-(\d+)-(.*), generation_type::from_string).  A name is
+ * accepted when one reader of its version takes it; each check below names
+ * the reader check it mirrors, or says why it is kept where the readers do
+ * not check.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "bc_sstable_name.h"
@@ -43,44 +55,111 @@ is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/*
+ * Version.validate takes [a-z]+, and each format's isCompatible then
+ * bounds it between its earliest and its current version; ScyllaDB knows
+ * its own list.  Every version a release has written is one or two
+ * letters: a longer one would be an unknown future version bloomcass could
+ * not read, so it is not taken for one.
+ */
 static int
 is_version(const char *s, size_t len)
 {
 	return (len == 1 || len == 2) && is_lower(s[0]) && (len == 1 || is_lower(s[1]));
 }
 
+/* the versions ScyllaDB reads (sstables/version.hh: ka, la, mc, md, me,
+ * ms, mt) */
 static int
-is_sequence(const char *s, size_t len)
+is_scylla_version(const char *s, size_t len)
 {
+	static const char *const v[] = {"ka", "la", "mc", "md", "me", "ms", "mt"};
 	size_t		i;
 
-	if (len == 0 || len > 19)	/* a Java int or long */
+	for (i = 0; len == 2 && i < sizeof(v) / sizeof(v[0]); i++)
+		if (s[0] == v[i][0] && s[1] == v[i][1])
+			return 1;
+	return 0;
+}
+
+/*
+ * A sequence generation: digits, leading zeros allowed.  Cassandra reads
+ * an int (Integer.parseInt up to 4.0; from 4.1 SequenceBasedSSTableId,
+ * \d+ of at most 10 characters, then Integer.parseInt), ScyllaDB an
+ * int64 (generation_type::from_string, std::from_chars): at most
+ * 2^31 - 1, or 2^63 - 1 for a version ScyllaDB reads.
+ */
+static int
+is_sequence(const char *s, size_t len, uint64_t max)
+{
+	size_t		i;
+	uint64_t	v = 0;
+
+	if (len == 0)
 		return 0;
 	for (i = 0; i < len; i++)
+	{
 		if (!is_digit(s[i]))
 			return 0;
+		if (v > (max - (uint64_t) (s[i] - '0')) / 10)
+			return 0;
+		v = v * 10 + (uint64_t) (s[i] - '0');
+	}
 	return 1;
 }
 
-/* a 4.1+ time-UUID identifier: [0-9a-z]{4}_[0-9a-z]{4}_[0-9a-z]{18} */
+static int
+base36(char c)
+{
+	if (is_digit(c))
+		return c - '0';
+	if (is_lower(c))
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * A 4.1+ time-UUID identifier, UUIDBasedSSTableId's
+ * ([0-9a-z]{4})_([0-9a-z]{4})_([0-9a-z]{5})([0-9a-z]{13}),
+ * CASE_INSENSITIVE (ScyllaDB's generation_type::from_string has the same
+ * pattern in lower case); the last 13 base-36 digits are read into 64 bits
+ * (Long.parseUnsignedLong, std::stoull): more is refused by both.
+ */
 static int
 is_uuid_id(const char *s, size_t len)
 {
 	size_t		i;
+	uint64_t	v = 0;
 
 	if (len != 28 || s[4] != '_' || s[9] != '_')
 		return 0;
 	for (i = 0; i < len; i++)
 	{
+		int			d;
+
 		if (i == 4 || i == 9)
 			continue;
-		if (!is_digit(s[i]) && !is_lower(s[i]))
+		if ((d = base36(s[i])) < 0)
 			return 0;
+		if (i >= 15)
+		{
+			if (v > (UINT64_MAX - (uint64_t) d) / 36)
+				return 0;
+			v = v * 36 + (uint64_t) d;
+		}
 	}
 	return 1;
 }
 
-/* keyspace and table names: letters, digits and '_' (a table also '.') */
+/*
+ * Keyspace and table names in the names up to 2.1: \w+, as ScyllaDB's
+ * (\w+)-(\w+)-ka-... regex and Cassandra's schema (CFMetaData.isNameValid)
+ * have them, a secondary index's table <table>.<index> (Cassandra 2.x's
+ * tokenizer takes any token, but no table has another name).  Table
+ * folders too (Descriptor's SSTABLE_DIR_PATTERN, (?<tableName>\w+)).
+ */
 static int
 is_name(const char *s, size_t len, int dots)
 {
@@ -99,7 +178,18 @@ is_name(const char *s, size_t len, int dots)
 	return 1;
 }
 
-/* <Name>.<ext>, or TOC.txt and the like: no '-', one '.', both sides set */
+/*
+ * <Name>.<ext>: the component types' names (Component.Type: Data.db,
+ * TOC.txt, Digest.crc32, ...), SASI's SI_<index>.db and 5.0 SAI's
+ * SAI+<version>[+<index>]+<part>.db: letters, digits, '_' and '+', one '.'
+ * with something on both sides.  Cassandra's parsers take any other token
+ * as a CUSTOM component (Component.parse) and ScyllaDB's as an Unknown one
+ * (component_from_sstring), which neither reads; kept narrower so that a
+ * copy left beside an SSTable (Data.db.bak, Data.db~) is not counted as
+ * one of its components.  Never a '-': Cassandra splits the name there
+ * (ScyllaDB's last group would take one, Cassandra's parsers then refuse
+ * the name).
+ */
 static int
 is_component(const char *s, size_t len)
 {
@@ -118,12 +208,14 @@ is_component(const char *s, size_t len)
 			ndots++;
 			dot = i;
 		}
-		else if (!(is_lower(c) || is_digit(c) || (c >= 'A' && c <= 'Z') || c == '_'))
+		else if (!(is_lower(c) || is_digit(c) || (c >= 'A' && c <= 'Z') || c == '_' || c == '+'))
 			return 0;
 	}
 	return ndots == 1 && dot > 0 && dot < len - 1;
 }
 
+/* 2.x's temporary markers (Descriptor.fromFilename: "tmp", "tmplink";
+ * Descriptor.Type) */
 static int
 is_temporary_marker(const char *s, size_t len)
 {
@@ -171,8 +263,12 @@ bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out)
 	 * generation.
 	 */
 	first = (n == 5 && is_temporary_marker(f[0], flen[0])) ? 1 : 0;
+	/* the formats: Cassandra's big and bti (SSTableFormat.Type; 5.0: the
+	 * configured formats, "unknown 'format' part"), ScyllaDB's big */
 	if (n == 4 + first && is_version(f[first], flen[first]) &&
-		(is_sequence(f[first + 1], flen[first + 1]) || is_uuid_id(f[first + 1], flen[first + 1])) &&
+		(is_sequence(f[first + 1], flen[first + 1],
+					 is_scylla_version(f[first], flen[first]) ? INT64_MAX : INT32_MAX) ||
+		 is_uuid_id(f[first + 1], flen[first + 1])) &&
 		flen[first + 2] == 3 &&
 		(memcmp(f[first + 2], "big", 3) == 0 || memcmp(f[first + 2], "bti", 3) == 0))
 	{
@@ -192,7 +288,9 @@ bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out)
 	/* Up to 2.1: keyspace-table-[tmp-]version-generation-Component */
 	ver = (n == 6 && is_temporary_marker(f[2], flen[2])) ? 3 : 2;
 	if (n == ver + 3 && is_name(f[0], flen[0], 0) && is_name(f[1], flen[1], 1) &&
-		is_version(f[ver], flen[ver]) && is_sequence(f[ver + 1], flen[ver + 1]))
+		is_version(f[ver], flen[ver]) &&
+		is_sequence(f[ver + 1], flen[ver + 1],
+					is_scylla_version(f[ver], flen[ver]) ? INT64_MAX : INT32_MAX))
 	{
 		out->legacy = 1;
 		out->temporary = ver == 3;
@@ -213,9 +311,10 @@ bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out)
 	return BC_ERR_SSTABLE_NAME;
 }
 
-/* hex digits, with dashes at the given positions (a UUID's 8-4-4-4-12) */
+/* hex digits, with dashes at the given positions (a UUID's 8-4-4-4-12);
+ * lower case, or either case */
 static int
-is_hex_id(const char *s, size_t len, int dashed)
+is_hex_id(const char *s, size_t len, int dashed, int any_case)
 {
 	size_t		i;
 
@@ -228,7 +327,8 @@ is_hex_id(const char *s, size_t len, int dashed)
 			if (c != '-')
 				return 0;
 		}
-		else if (!(is_digit(c) || (c >= 'a' && c <= 'f')))
+		else if (!(is_digit(c) || (c >= 'a' && c <= 'f') ||
+				   (any_case && c >= 'A' && c <= 'F')))
 			return 0;
 	}
 	return 1;
@@ -236,22 +336,32 @@ is_hex_id(const char *s, size_t len, int dashed)
 
 /*
  * The table name of a table folder: <table>-<32 hex digits> (Cassandra
- * 2.1+), <table>-<dashed UUID> (as some tools write it), or the bare table
- * name (before 2.1).  Sets *table_len to the table's part of the name.
+ * 2.1+: Descriptor's SSTABLE_DIR_PATTERN, (?<tableName>\w+)-
+ * (?<tableId>[0-9a-f]{32})), <table>-<hex digits> of any length and case
+ * (ScyllaDB's make_entry_descriptor: ([^/]+)-[\da-fA-F]+), <table>-<dashed
+ * UUID> (not a reader's: as some tools write it), or the bare table name
+ * (before 2.1: LEGACY_SSTABLE_DIR_PATTERN).  Sets *table_len to the
+ * table's part of the name.
  */
 bc_status
 bc_sstable_table_dir(const char *name, size_t len, size_t *table_len)
 {
-	if (len > 37 && name[len - 37] == '-' && is_hex_id(name + len - 36, 36, 1) &&
+	const char *dash;
+
+	if (len > 37 && name[len - 37] == '-' && is_hex_id(name + len - 36, 36, 1, 0) &&
 		is_name(name, len - 37, 0))
 	{
 		*table_len = len - 37;
 		return BC_OK;
 	}
-	if (len > 33 && name[len - 33] == '-' && is_hex_id(name + len - 32, 32, 0) &&
-		is_name(name, len - 33, 0))
+	/* the last '-': a table name has none */
+	for (dash = name + len; dash > name && dash[-1] != '-'; dash--)
+		;
+	if (dash > name + 1 && dash < name + len &&
+		is_hex_id(dash, (size_t) (name + len - dash), 0, 1) &&
+		is_name(name, (size_t) (dash - 1 - name), 0))
 	{
-		*table_len = len - 33;
+		*table_len = (size_t) (dash - 1 - name);
 		return BC_OK;
 	}
 	if (is_name(name, len, 0))

@@ -23,7 +23,8 @@ typedef struct bc_statistics
 	double		fp_chance;		/* bloom_filter_fp_chance, in (0, 1] */
 	int64_t		partitions;		/* total of the partition size histogram */
 	const uint8_t *key_type;	/* ma and later: partition key type, as
-								 * AbstractType.toString(); else NULL */
+								 * AbstractType.toString() (may be empty:
+								 * BytesType to Cassandra); else NULL */
 	size_t		key_type_len;
 	int			checksummed;	/* 1 when CRC32s were verified (na+, BTI) */
 } bc_statistics;

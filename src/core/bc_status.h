@@ -52,14 +52,16 @@ typedef enum bc_status
 
 	/* Statistics.db (bc_statistics.c) */
 	BC_ERR_STATS_TRUNCATED,		/* a field runs past its component or file */
-	BC_ERR_STATS_TRAILING,		/* bytes after a component's last field */
+	BC_ERR_STATS_TRAILING,		/* no longer returned: bytes after a
+								 * component's last field are ignored, as
+								 * the readers do */
 	BC_ERR_STATS_TOC,			/* bad component count, type or offset */
 	BC_ERR_STATS_CHECKSUM,		/* CRC32 mismatch (na and later, BTI) */
 	BC_ERR_STATS_MISSING,		/* validation, stats or header absent */
 	BC_ERR_STATS_HISTOGRAM,		/* bad partition size histogram */
 	BC_ERR_STATS_STRING,		/* empty or non-ASCII class or type name */
 	BC_ERR_STATS_FP_CHANCE,		/* fp_chance NaN or outside (0, 1] */
-	BC_ERR_STATS_FIELD,			/* impossible count, length or flag */
+	BC_ERR_STATS_FIELD,			/* impossible count or length */
 
 	/* Index.db and Summary.db */
 	BC_ERR_INDEX_BTI,			/* a BTI SSTable has no Index.db/Summary.db */
@@ -80,9 +82,11 @@ typedef enum bc_status
 									 * runs past the footer */
 	BC_ERR_PARTITIONS_FORMAT,	/* impossible footer offset, root or count,
 								 * or keys that contradict the count */
-	BC_ERR_PARTITIONS_TRAILING, /* bytes between the last key and footer */
-	BC_ERR_PARTITIONS_KEYS_SPAN,	/* more bytes between the trie and the
-									 * footer than two keys can take */
+	BC_ERR_PARTITIONS_TRAILING, /* no longer returned: bytes between the
+								 * last key and the footer are ignored, as
+								 * the readers do */
+	BC_ERR_PARTITIONS_KEYS_SPAN,	/* no longer returned (only two keys'
+									 * worth of bytes is read) */
 
 	/* reading through a caller's bc_reader (bc_key_range.c) */
 	BC_ERR_READ,				/* the caller's read failed (it knows why) */

@@ -26,7 +26,17 @@
  *     IndexPosIterator returns NOT_FOUND, an error, for one that has
  *     none), except the root of an empty index;
  *   - an iteration gives at most the footer's count of leaves, since nodes
- *     shared by several parents could otherwise give any number.
+ *     shared by several parents could otherwise give any number;
+ *   - a dense node's transitions end at byte 255 (not a reader's rule:
+ *     TrieNode.Dense.transitionByte adds the index to the first byte, and
+ *     a transition past 255 is no key byte, so no key leads there; an
+ *     iteration would report a prefix no key has);
+ *   - a whole iteration gives exactly the footer's count of leaves (not a
+ *     reader's rule: both keep the count as it is; bloomcass reports the
+ *     count and the keys, which must agree).
+ *
+ * Walks deeper than the caller's stack of frames stop with
+ * BC_ERR_TRIE_DEPTH (memory, not a property of the file).
  */
 #include <string.h>
 
@@ -44,6 +54,7 @@ bc_trie_init(bc_trie *t, const bc_reader *file, const bc_partitions_footer *f)
 {
 	memset(t, 0, offsetof(bc_trie, buf));
 	t->file = file;
+	/* the rules of bc_partitions_footer_parse, which names their readers */
 	if (file->size < BC_PARTITIONS_FOOTER ||
 		f->keys_pos > file->size - BC_PARTITIONS_FOOTER ||
 		f->root >= f->keys_pos || f->key_count > f->keys_pos)
@@ -252,6 +263,7 @@ bc_trie_read_node(bc_trie *t, uint64_t pos, bc_trie_node *n)
 	}
 	else if (is_dense(n->type))
 	{
+		/* transitions past byte 255 (see the top of this file) */
 		if (n->first_byte + n->range > 256)
 			return BC_ERR_TRIE_NODE;
 		if (slot_delta(b, n, 0) == 0 || slot_delta(b, n, n->range - 1) == 0)
@@ -431,6 +443,7 @@ bc_trie_walk(bc_trie *t, bc_trie_frame *frames, size_t cap,
 
 		if ((st = bc_trie_iter_next(&it, &p, &done)) != BC_OK)
 			return st;
+		/* the footer's count of leaves (see the top of this file) */
 		if (done)
 			return it.leaves == t->key_count ? BC_OK : BC_ERR_TRIE_COUNT;
 		len = bc_trie_iter_prefix(&it, prefix, prefix_cap);

@@ -10,6 +10,15 @@
  * with a serialization of the key"); in Data.db (~position) the partition
  * starts with the same (the partition header, ByteBufferUtil.
  * writeWithShortLength of the key).
+ *
+ * Checks: the bytes a position leads to lie inside Rows.db or the
+ * uncompressed Data.db (Cassandra reads the key there, EOFException past
+ * the end: RowIndexReader, the partition header; bounds here), the leaves
+ * are as many as the footer counts, and each key read starts with its
+ * leaf's prefix.  The last two are not readers' rules (a lookup compares
+ * the key it reads with the one sought, PartitionIndex.Reader's callers,
+ * and an iteration takes what it finds): bloomcass reports the keys and
+ * their count, and a key that is not its leaf's is a wrong answer.
  */
 #include <string.h>
 
@@ -301,6 +310,7 @@ bc_trie_keys_next(bc_trie_keys *k, const uint8_t **key, size_t *len, int *done)
 		return keys_fail(k, st);
 	if (end)
 	{
+		/* the footer's count (see the top of this file) */
 		if (k->count != k->s->trie.key_count)
 			return keys_fail(k, BC_ERR_TRIE_COUNT);
 		k->state = 1;
@@ -313,8 +323,8 @@ bc_trie_keys_next(bc_trie_keys *k, const uint8_t **key, size_t *len, int *done)
 	k->key_len = klen;
 	k->count++;
 
-	/* the key's form must start with the leaf's prefix; for ms, the form's
-	 * token part, which is mt's (Murmur3) */
+	/* the key's form must start with the leaf's prefix (see the top of
+	 * this file); for ms, the form's token part, which is mt's (Murmur3) */
 	{
 		bc_key_source src;
 		size_t		i,

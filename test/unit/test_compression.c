@@ -667,8 +667,14 @@ check_damaged(void)
 		put_be(&b, 10, 8);
 		put_be(&b, 1, 4);
 		put(&b, none, 8);
+		/* CompressedChunkReader asserts a power of two; ScyllaDB reads
+		 * any length but 0 in the versions it reads */
+		st = bc_compression_parse("ma", 2, b.d, b.n, 100, &info);
+		CHECK(st == BC_ERR_COMPRESSION_FORMAT, "ma: chunk length 3000: %s", bc_status_message(st));
 		st = bc_compression_parse("mc", 2, b.d, b.n, 100, &info);
-		CHECK(st == BC_ERR_COMPRESSION_FORMAT, "chunk length 3000: %s", bc_status_message(st));
+		CHECK(st == BC_OK && info.chunk_length == 3000 &&
+			  bc_compression_chunk_data_len(&info, 0) == 10,
+			  "mc: chunk length 3000 (ScyllaDB): %s", bc_status_message(st));
 		memset(b.d + 2 + 13 + 4, 0, 4);
 		st = bc_compression_parse("mc", 2, b.d, b.n, 100, &info);
 		CHECK(st == BC_ERR_COMPRESSION_FORMAT, "chunk length 0: %s", bc_status_message(st));
@@ -694,6 +700,69 @@ check_damaged(void)
 		put(&b, none, 8);
 		st = bc_compression_parse("me", 2, b.d, b.n, 100, &info);
 		CHECK(st == BC_ERR_COMPRESSION_DICTIONARY, "dictionary without part 0: %s", bc_status_message(st));
+
+		/*
+		 * ScyllaDB's dict_from_options reads the part numbers with
+		 * std::stoi (white space, a sign, digits, then anything) and keeps
+		 * the first value of a part given twice; parts 0, 1, ... in order.
+		 */
+		{
+			static const struct
+			{
+				const char *k1,
+						   *k2,
+						   *k3;
+				bc_status	st;
+				const char *dict;
+			}			cases[] = {
+				{".dictionary.00000000", ".dictionary.00000001", ".dictionary.00000000", BC_OK, "abde"},
+				{".dictionary. +0", ".dictionary.1x", ".dictionary.\t01", BC_OK, "abde"},
+				{".dictionary.1", ".dictionary.0", ".dictionary.2", BC_OK, "deabghi"},
+				{".dictionary.0", ".dictionary.-1", ".dictionary.1", BC_ERR_COMPRESSION_DICTIONARY, NULL},
+				{".dictionary.0", ".dictionary.1", ".dictionary.2000000000", BC_ERR_COMPRESSION_DICTIONARY, NULL},
+				{".dictionary.0", ".dictionary.1", ".dictionary.2147483648", BC_ERR_COMPRESSION_DICTIONARY, NULL},
+				{".dictionary.0", ".dictionary.1", ".dictionary.x", BC_ERR_COMPRESSION_DICTIONARY, NULL},
+				{".dictionary.0", ".dictionary.1", ".dictionary.", BC_ERR_COMPRESSION_DICTIONARY, NULL},
+				{".dictionary.0", ".dictionary.1", ".dictionary.+", BC_ERR_COMPRESSION_DICTIONARY, NULL},
+			};
+			static const char *const values[3] = {"ab", "de", "ghi"};
+			size_t		c;
+
+			for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+			{
+				const char *keys[3] = {cases[c].k1, cases[c].k2, cases[c].k3};
+				int			j;
+
+				b.n = 0;
+				put_utf(&b, "ZstdWithDictsCompressor", 23);
+				put_be(&b, 3, 4);
+				for (j = 0; j < 3; j++)
+				{
+					put_utf(&b, keys[j], strlen(keys[j]));
+					put_utf(&b, values[j], strlen(values[j]));
+				}
+				put_be(&b, 4096, 4);
+				put_be(&b, 10, 8);
+				put_be(&b, 1, 4);
+				put(&b, none, 8);
+				st = bc_compression_parse("me", 2, b.d, b.n, 100, &info);
+				CHECK(st == cases[c].st, "dictionary %s %s %s: %s", keys[0], keys[1], keys[2],
+					  bc_status_message(st));
+				if (st == BC_OK && cases[c].dict != NULL)
+				{
+					uint8_t		got[16];
+
+					CHECK(info.dictionary_len == strlen(cases[c].dict), "dictionary %zu: %zu bytes",
+						  c, info.dictionary_len);
+					if (info.dictionary_len <= sizeof(got))
+					{
+						bc_compression_dictionary(&info, got);
+						CHECK(memcmp(got, cases[c].dict, info.dictionary_len) == 0,
+							  "dictionary %zu: %.*s", c, (int) info.dictionary_len, got);
+					}
+				}
+			}
+		}
 		free(b.d);
 	}
 

@@ -221,7 +221,38 @@ check_crafted(void)
 		0xff, 0xff, 0xff, 0xff};
 
 		CHECK(parse_bytes("ka", d, sizeof(d), &n) == BC_ERR_INDEX_LENGTH,
-			  "negative promoted size");
+			  "ka: negative promoted size (ScyllaDB reads it unsigned)");
+		CHECK(parse_bytes("la", d, sizeof(d), &n) == BC_ERR_INDEX_LENGTH,
+			  "la: negative promoted size");
+	}
+
+	/*
+	 * jb and lb, read by Cassandra alone: a negative BE32 size is no
+	 * promoted index (RowIndexEntry.Serializer.skipPromotedIndex, size <= 0)
+	 * and the next entry follows at once; reported as 0.
+	 */
+	{
+		static const uint8_t d[] = {0, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 0,
+			0x80, 0, 0, 0,
+		0, 1, 'b', 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0};
+		static const char *const versions[] = {"ia", "ic", "jb", "lb"};
+		size_t		i;
+
+		for (i = 0; i < sizeof(versions) / sizeof(versions[0]); i++)
+		{
+			unit_entries kl;
+
+			memset(&kl, 0, sizeof(kl));
+			CHECK(bc_index_parse(versions[i], 2, d, sizeof(d), unit_collect_entry, &kl, &n) == BC_OK &&
+				  n == 2 && kl.n == 2 && kl.e[0].promoted_size == 0 &&
+				  kl.e[1].key_len == 1 && kl.e[1].position == 9 &&
+				  kl.e[1].index_offset == 15,
+				  "%s: negative promoted size read as none", versions[i]);
+			free(kl.e);
+		}
+		/* and a corrupt one still refused: the second entry cut short */
+		CHECK(parse_bytes("jb", d, sizeof(d) - 1, &n) == BC_ERR_INDEX_TRUNCATED,
+			  "jb: entry after a negative size cut short");
 	}
 	/* ka: position with the sign bit set */
 	{

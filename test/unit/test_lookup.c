@@ -221,6 +221,26 @@ check_crafted(void)
 					   (const uint8_t *) "b", 1, scratch, &found, &stats);
 	CHECK(st == BC_OK && !found && stats.index_entries == 0, "crafted: empty Index.db");
 
+	/* lb: a negative BE32 promoted size is none (bc_index.c), as the walk
+	 * reads it; ka refuses it */
+	{
+		static const uint8_t lb[] = {
+			0, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xfe,
+			0, 1, 'b', 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0,
+		};
+
+		unit_mem_open(&m, &r, lb, sizeof(lb));
+		st = bc_big_lookup(NULL, &r, "lb", 2, BC_PARTITIONER_BYTE_ORDERED, NULL,
+						   (const uint8_t *) "b", 1, scratch, &found, &stats);
+		CHECK(st == BC_OK && found && stats.index_entries == 2,
+			  "crafted: lb, negative promoted size: %s found %d", bc_status_message(st), found);
+		unit_mem_open(&m, &r, lb, sizeof(lb));
+		st = bc_big_lookup(NULL, &r, "ka", 2, BC_PARTITIONER_BYTE_ORDERED, NULL,
+						   (const uint8_t *) "b", 1, scratch, &found, &stats);
+		CHECK(st == BC_ERR_INDEX_LENGTH && !found,
+			  "crafted: ka, negative promoted size: %s", bc_status_message(st));
+	}
+
 	free(scratch);
 }
 

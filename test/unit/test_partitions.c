@@ -85,10 +85,10 @@ model_parse(const uint8_t *d, size_t len)
 	p = m.first_off + m.first_len;
 	m.last_len = ((size_t) d[p] << 8) | d[p + 1];
 	m.last_off = p + 2;
+	/* bytes after the last key, before the footer: ignored, as the
+	 * readers do */
 	if (m.last_off + m.last_len > body)
 		m.st = BC_ERR_PARTITIONS_TRUNCATED;
-	else if (m.last_off + m.last_len < body)
-		m.st = BC_ERR_PARTITIONS_TRAILING;
 	else
 	{
 		int			same = m.first_len == m.last_len &&
@@ -248,8 +248,8 @@ check_damage(const uint8_t *d, size_t len, const char *what, long *nbad)
 		memcpy(big, d, len - 24);
 		big[len - 24] = 0;
 		memcpy(big + len - 23, d + len - 24, 24);
-		CHECK(check_file(big, len + 1, what) == BC_ERR_PARTITIONS_TRAILING,
-			  "%s: a byte before the footer", what);
+		CHECK(check_file(big, len + 1, what) == BC_OK,
+			  "%s: a byte before the footer, ignored", what);
 		memcpy(copy, d, len - 25);
 		memcpy(copy + len - 25, d + len - 24, 24);
 		CHECK(check_file(copy, len - 1, what) == BC_ERR_PARTITIONS_TRUNCATED,
@@ -357,7 +357,17 @@ check_crafted(void)
 	CHECK(check_file(buf, n, "last overruns") == BC_ERR_PARTITIONS_TRUNCATED, "last key overruns");
 	n = build(buf, 5, "a", 1, "bc", 2, 2, 0);
 	buf[9] = 0x01;
-	CHECK(check_file(buf, n, "trailing") == BC_ERR_PARTITIONS_TRAILING, "a byte after the last key");
+	CHECK(check_file(buf, n, "trailing") == BC_OK, "a byte after the last key, ignored");
+	{
+		const uint8_t *a2,
+				   *z2;
+		size_t		al2,
+					zl2;
+
+		CHECK(bc_partitions_parse(buf, n, &f, &a2, &al2, &z2, &zl2) == BC_OK &&
+			  al2 == 1 && a2[0] == 'a' && zl2 == 1 && z2[0] == 'b',
+			  "a byte after the last key: the keys 'a' and 'b'");
+	}
 	n = build(buf, 5, "ab", 2, "b", 1, 2, 0);
 	buf[6] = 0x04;
 	CHECK(check_file(buf, n, "first eats last") == BC_ERR_PARTITIONS_TRUNCATED,

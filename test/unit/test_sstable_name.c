@@ -130,7 +130,13 @@ synthetic(void)
 		"", "Data.db", "nb-1-big", "nb-1-big-Data", "nb-1-xyz-Data.db", "nb--big-Data.db",
 		"NB-1-big-Data.db", "abc-1-big-Data.db", "nb-1-big-Data.db.bak.x",
 		"nb-12345678901234567890-big-Data.db", "nb-3fw2_0tj4_46w3k2cpidnirvjy7-big-Data.db",
-		"nb-3FW2_0tj4_46w3k2cpidnirvjy7k-big-Data.db", "nb_txn_compaction_1234.log",
+		"nb_txn_compaction_1234.log",
+		/* an int for Cassandra's versions (Integer.parseInt), an int64 for
+		 * ScyllaDB's (from_chars); the id's last 13 base-36 digits in 64
+		 * bits (Long.parseUnsignedLong, std::stoull) */
+		"nb-2147483648-big-Data.db", "ks-cf-jb-2147483648-Data.db",
+		"me-9223372036854775808-big-Data.db", "nb-zzzz_zzzz_zzzzzzzzzzzzzzzzzz-big-Data.db",
+		"nb-3fw2_0tj4_46w3k3w5e11264sgsg-big-Data.db", "nb-1-big-Data+.db.x",
 		"dir/nb-1-big-Data.db", "tmp-tmp-nb-1-big-Data.db", "x-nb-1-big-Data.db",
 		"ks-cf-ka-x-Data.db", "ks-cf-k1-1-Data.db", "ks!-cf-ka-1-Data.db",
 		"ks-cf-tmp-tmp-ka-1-Data.db", "nb-1-big-Data-x.db", "a-b-c-d-e-f-g.db",
@@ -161,6 +167,22 @@ synthetic(void)
 		  parse("nb-1-big-TOC.txt", &n) == BC_OK, "components");
 	CHECK(parse("ms-1-big-Data.db", &n) == BC_OK && parse("mt-2-big-Data.db", &n) == BC_OK,
 		  "ScyllaDB versions");
+	/* what the readers take: an upper-case id (UUIDBasedSSTableId's
+	 * pattern is CASE_INSENSITIVE), the largest id, leading zeros,
+	 * ScyllaDB's int64 generations, 5.0's SAI components */
+	CHECK(parse("nb-3FW2_0tj4_46w3k2cpidnirvjy7k-big-Data.db", &n) == BC_OK && n.uuid_generation,
+		  "upper-case time-UUID generation");
+	CHECK(parse("nb-3fw2_0tj4_46w3k3w5e11264sgsf-big-Data.db", &n) == BC_OK && n.uuid_generation,
+		  "time-UUID generation with 2^64 - 1 as its last part");
+	CHECK(parse("nb-00000000000000000002147483647-big-Data.db", &n) == BC_OK &&
+		  n.generation_len == 29 && parse("ks-cf-jb-2147483647-Data.db", &n) == BC_OK,
+		  "the largest int generation, with leading zeros");
+	CHECK(parse("me-9223372036854775807-big-Data.db", &n) == BC_OK &&
+		  parse("ks-cf-ka-3000000000-Data.db", &n) == BC_OK && n.legacy,
+		  "ScyllaDB's int64 generations");
+	CHECK(parse("da-1-bti-SAI+aa+GroupComplete.db", &n) == BC_OK &&
+		  slice_is(n.component, n.component_len, "SAI+aa+GroupComplete.db") &&
+		  parse("oa-3-big-SAI+aa+idx_v+Meta.db", &n) == BC_OK, "SAI components");
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		CHECK(parse(refused[i], &n) == BC_ERR_SSTABLE_NAME, "refused: '%s'", refused[i]);
 
@@ -187,8 +209,14 @@ synthetic(void)
 	CHECK(bc_sstable_table_dir("legacy_ka_clust", 15, &tl) == BC_OK && tl == 15, "bare table folder");
 	CHECK(bc_sstable_table_dir("my-table", 8, &tl) == BC_ERR_SSTABLE_NAME, "dash without id");
 	CHECK(bc_sstable_table_dir("", 0, &tl) == BC_ERR_SSTABLE_NAME, "empty folder name");
-	CHECK(bc_sstable_table_dir("t-5B608090E03D11EBB4C1D335F841C590", 34, &tl) == BC_ERR_SSTABLE_NAME,
+	/* ScyllaDB's ([^/]+)-[\da-fA-F]+: either case, any length */
+	CHECK(bc_sstable_table_dir("t-5B608090E03D11EBB4C1D335F841C590", 34, &tl) == BC_OK && tl == 1,
 		  "upper-case id");
+	CHECK(bc_sstable_table_dir("t_1-cafe", 8, &tl) == BC_OK && tl == 3, "short id");
+	CHECK(bc_sstable_table_dir("-cafe", 5, &tl) == BC_ERR_SSTABLE_NAME &&
+		  bc_sstable_table_dir("t-", 2, &tl) == BC_ERR_SSTABLE_NAME &&
+		  bc_sstable_table_dir("t!-cafe", 7, &tl) == BC_ERR_SSTABLE_NAME,
+		  "no table, no id, not a table name");
 }
 
 void

@@ -3,8 +3,10 @@
  * against its manifest (partitioner, fp_chance, partition count, key type),
  * versions before 1.2 refused, and malformed input: every truncation,
  * single-bit flips under the CRC32s, absurd counts, lengths and values,
- * and tables of contents in another order (as older ScyllaDB releases
- * wrote them).
+ * tables of contents in another order (as older ScyllaDB releases wrote
+ * them), and what the readers take though no writer writes it (a
+ * one-bucket histogram where ScyllaDB reads the version, bytes after a
+ * component's last field, an empty key type, ...).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +259,19 @@ bit_flips(void)
 	}
 }
 
+static int
+same_facts(const bc_statistics *a, const bc_statistics *b)
+{
+	return a->partitioner_len == b->partitioner_len &&
+		memcmp(a->partitioner, b->partitioner, a->partitioner_len) == 0 &&
+		a->has_fp_chance == b->has_fp_chance && a->fp_chance == b->fp_chance &&
+		a->partitions == b->partitions && a->checksummed == b->checksummed &&
+		a->key_type_len == b->key_type_len &&
+		(a->key_type == NULL) == (b->key_type == NULL) &&
+		(a->key_type == NULL ||
+		 memcmp(a->key_type, b->key_type, a->key_type_len) == 0);
+}
+
 static bc_status
 parse_mutated(const uint8_t *d, size_t len, const char *version,
 			  size_t at, const uint8_t *bytes, size_t n)
@@ -295,7 +310,8 @@ absurd(void)
 	static const uint8_t zero64[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 	static const uint8_t hugevint[9] = {0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 	static const uint8_t high[1] = {0xc3};
-	bc_statistics st;
+	bc_statistics st,
+				orig;
 	uint8_t    *buf;
 	size_t		koff,
 				stats_off,
@@ -310,7 +326,18 @@ absurd(void)
 	CHECK(parse_mutated(ic, ilen, "ic", 0, neg32, 4) == BC_ERR_STATS_FIELD, "ic: negative histogram");
 	CHECK(parse_mutated(ic, ilen, "ic", 0, one32, 4) == BC_ERR_STATS_HISTOGRAM, "ic: 1-entry histogram");
 	CHECK(parse_mutated(ic, ilen, "ic", 12, neg64, 8) == BC_ERR_STATS_HISTOGRAM, "ic: negative bucket");
-	CHECK(parse_mutated(ic, ilen, "ic", 20, zero64, 8) == BC_ERR_STATS_HISTOGRAM, "ic: offsets not increasing");
+	/* the offsets are read by no reader (EstimatedHistogramSerializer
+	 * overwrites the first, ScyllaDB skips it): accepted, same count */
+	CHECK(parse(ic, ilen, "ic", &orig) == BC_OK &&
+		  parse_mutated(ic, ilen, "ic", 20, zero64, 8) == BC_OK &&
+		  parse_mutated(ic, ilen, "ic", 4, neg64, 8) == BC_OK, "ic: offsets not increasing accepted");
+	buf = malloc(ilen);
+	memcpy(buf, ic, ilen);
+	memcpy(buf + 20, zero64, 8);
+	memcpy(buf + 36, neg64, 8);
+	CHECK(parse(buf, ilen, "ic", &st) == BC_OK && st.partitions == orig.partitions,
+		  "ic: offsets not read: %lld partitions", (long long) st.partitions);
+	free(buf);
 
 	/* TOC: counts, offsets, types */
 	CHECK(parse_mutated(ka, klen, "ka", 0, zero32, 4) == BC_ERR_STATS_TOC, "ka: 0 components");
@@ -349,16 +376,19 @@ absurd(void)
 	CHECK(parse_mutated(ma, mlen, "ma", kt - 1, hugevint, 1) == BC_ERR_STATS_TRUNCATED,
 		  "ma: huge key type length");
 
-	/* a byte too many after the last component */
-	buf = malloc(mlen + 1);
+	/* bytes after the last component's last field: no reader reads them
+	 * (MetadataSerializer hands each component its bytes): same facts */
+	buf = malloc(mlen + 3);
 	memcpy(buf, ma, mlen);
-	buf[mlen] = 0;
-	CHECK(parse(buf, mlen + 1, "ma", &st) == BC_ERR_STATS_TRAILING, "ma: trailing byte");
+	memset(buf + mlen, 0xa5, 3);
+	CHECK(parse(ma, mlen, "ma", &orig) == BC_OK && parse(buf, mlen + 3, "ma", &st) == BC_OK &&
+		  same_facts(&orig, &st), "ma: trailing bytes ignored");
 	free(buf);
 	buf = malloc(klen + 1);
 	memcpy(buf, ka, klen);
 	buf[klen] = 0;
-	CHECK(parse(buf, klen + 1, "ka", &st) == BC_ERR_STATS_TRAILING, "ka: trailing byte");
+	CHECK(parse(ka, klen, "ka", &orig) == BC_OK && parse(buf, klen + 1, "ka", &st) == BC_OK &&
+		  same_facts(&orig, &st), "ka: trailing byte ignored");
 	free(buf);
 	buf = malloc(nlen + 1);
 	memcpy(buf, na, nlen);
@@ -434,18 +464,6 @@ reorder_toc(const uint8_t *d, size_t len, int crc, const uint32_t *perm,
 	return out;
 }
 
-static int
-same_facts(const bc_statistics *a, const bc_statistics *b)
-{
-	return a->partitioner_len == b->partitioner_len &&
-		memcmp(a->partitioner, b->partitioner, a->partitioner_len) == 0 &&
-		a->has_fp_chance == b->has_fp_chance && a->fp_chance == b->fp_chance &&
-		a->partitions == b->partitions && a->checksummed == b->checksummed &&
-		a->key_type_len == b->key_type_len &&
-		(a->key_type == NULL) == (b->key_type == NULL) &&
-		(a->key_type == NULL ||
-		 memcmp(a->key_type, b->key_type, a->key_type_len) == 0);
-}
 
 /*
  * Every order of the table of contents, as older ScyllaDB releases wrote
@@ -533,6 +551,224 @@ reordered(void)
 	CHECK(tried >= 300, "only %d reordered tables", tried);
 }
 
+/*
+ * A copy of a TOC-layout file without CRC32s with bytes [at, at + del)
+ * replaced by ins (nins bytes), the offsets of the components after at
+ * moved by the difference.
+ */
+static uint8_t *
+splice_toc(const uint8_t *d, size_t len, size_t at, size_t del,
+		   const uint8_t *ins, size_t nins, size_t *out_len)
+{
+	uint32_t	n = bc_get_be32(d),
+				i;
+	uint8_t    *out = malloc(len - del + nins + 1);
+
+	memcpy(out, d, at);
+	memcpy(out + at, ins, nins);
+	memcpy(out + at + nins, d + at + del, len - at - del);
+	for (i = 0; i < n; i++)
+	{
+		uint32_t	off = bc_get_be32(d + 8 + 8 * (size_t) i);
+
+		if (off > at)
+			bc_put_be32(out + 8 + 8 * (size_t) i, (uint32_t) (off - del + nins));
+	}
+	*out_len = len - del + nins;
+	return out;
+}
+
+/* the sum of the buckets of the histogram at h, and its length */
+static int64_t
+histogram_total(const uint8_t *h, size_t *bytes)
+{
+	uint32_t	n = bc_get_be32(h),
+				i;
+	int64_t		sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += (int64_t) bc_get_be64(h + 4 + 16 * (size_t) i + 8);
+	*bytes = 4 + 16 * (size_t) n;
+	return sum;
+}
+
+/*
+ * What the readers take and bloomcass used to refuse: a one-bucket
+ * histogram where ScyllaDB reads the version, any streaming histogram
+ * bounds, any byte as a boolean, bytes after a component's last field, an
+ * empty key type, any clustering or column type name.  Next to each, a
+ * corrupt one still refused.
+ */
+static void
+loosened(void)
+{
+	size_t		ilen,
+				jlen,
+				klen,
+				mlen,
+				elen,
+				n,
+				hbytes,
+				i;
+	uint8_t    *ic = load(&samples[0], &ilen),
+			   *jb = load(&samples[1], &jlen),
+			   *ka = load(&samples[2], &klen),
+			   *ma = load(&samples[4], &mlen),
+			   *me = load(&samples[5], &elen),
+			   *buf;
+	uint8_t		one[20];
+	bc_statistics orig,
+				st;
+	static const char *const scylla[] = {"mc", "md", "me", "ms", "mt"};
+	static const char *const cassandra_only[] = {"ma", "mb"};
+
+	if (!ic || !jb || !ka || !ma || !me)
+		goto out;
+
+	/* me: the partition size histogram made one bucket holding the total */
+	{
+		size_t		stats_off = bc_get_be32(me + 24);
+		int64_t		total = histogram_total(me + stats_off, &hbytes);
+
+		bc_put_be32(one, 1);
+		memset(one + 4, 0, 8);
+		bc_put_be64(one + 12, (uint64_t) total);
+		buf = splice_toc(me, elen, stats_off, hbytes, one, 20, &n);
+		CHECK(parse(me, elen, "me", &orig) == BC_OK && orig.partitions == total,
+			  "me: %lld partitions", (long long) total);
+		for (i = 0; i < sizeof(scylla) / sizeof(scylla[0]); i++)
+			CHECK(parse(buf, n, scylla[i], &st) == BC_OK && same_facts(&orig, &st),
+				  "%s: one-bucket histogram (ScyllaDB's parse of estimated_histogram)", scylla[i]);
+		for (i = 0; i < sizeof(cassandra_only) / sizeof(cassandra_only[0]); i++)
+			CHECK(parse(buf, n, cassandra_only[i], &st) == BC_ERR_STATS_HISTOGRAM,
+				  "%s: one-bucket histogram refused (EstimatedHistogramSerializer)", cassandra_only[i]);
+		free(buf);
+		/* no bucket: refused by both */
+		buf = splice_toc(me, elen, stats_off, hbytes, one, 4, &n);
+		bc_put_be32(buf + stats_off, 0);
+		CHECK(parse(buf, n, "me", &st) == BC_ERR_STATS_HISTOGRAM, "me: empty histogram");
+		free(buf);
+	}
+
+	/* ka: the same (stats last); lb is Cassandra's alone */
+	{
+		size_t		stats_off = bc_get_be32(ka + 24),
+					h2,
+					sh,
+					p;
+		int64_t		total = histogram_total(ka + stats_off, &hbytes);
+		uint32_t	nbins,
+					k;
+		static const uint8_t maxbins[2][4] = {{0, 0, 0, 0}, {0xff, 0xff, 0xff, 0xff}};
+
+		bc_put_be64(one + 12, (uint64_t) total);
+		buf = splice_toc(ka, klen, stats_off, hbytes, one, 20, &n);
+		CHECK(parse(ka, klen, "ka", &orig) == BC_OK, "ka parses");
+		CHECK(parse(buf, n, "ka", &st) == BC_OK && same_facts(&orig, &st), "ka: one-bucket histogram");
+		CHECK(parse(buf, n, "la", &st) == BC_OK && same_facts(&orig, &st), "la: one-bucket histogram");
+		CHECK(parse(buf, n, "lb", &st) == BC_ERR_STATS_HISTOGRAM, "lb: one-bucket histogram refused");
+		free(buf);
+
+		/* the tombstone histogram's max bin count: any value
+		 * (StreamingHistogramSerializer.deserialize takes any int) */
+		(void) histogram_total(ka + stats_off + hbytes, &h2);
+		sh = stats_off + hbytes + h2 + 40;
+		nbins = bc_get_be32(ka + sh + 4);
+		for (k = 0; k < 2; k++)
+			CHECK(parse_mutated(ka, klen, "ka", sh, maxbins[k], 4) == BC_OK,
+				  "ka: max bin count %02x (%u bins)", maxbins[k][0], nbins);
+		CHECK(parse_mutated(ka, klen, "ka", sh + 4, maxbins[1], 4) == BC_ERR_STATS_FIELD,
+			  "ka: negative bin count");
+		/* more bins than the maximum: Cassandra does not compare them */
+		{
+			uint8_t		bins[8 + 16 * 2];
+
+			memset(bins, 0, sizeof(bins));
+			bc_put_be32(bins + 4, 2);
+			buf = splice_toc(ka, klen, sh, 8 + 16 * (size_t) nbins, bins, sizeof(bins), &n);
+			CHECK(parse(buf, n, "ka", &st) == BC_OK && same_facts(&orig, &st),
+				  "ka: 2 bins, at most 0");
+			free(buf);
+		}
+
+		/* hasLegacyCounterShards: readBoolean, any byte */
+		p = sh + 8 + 16 * (size_t) nbins + 12;
+		for (k = 0; k < 2; k++)
+		{
+			uint32_t	names = bc_get_be32(ka + p),
+						j;
+
+			p += 4;
+			for (j = 0; j < names; j++)
+				p += 2 + (((size_t) ka[p] << 8) | ka[p + 1]);
+		}
+		CHECK(p == klen - 1, "ka: the counter shards flag is the last byte (%zu of %zu)", p, klen);
+		CHECK(parse_mutated(ka, klen, "ka", p, (const uint8_t *) "\x07", 1) == BC_OK,
+			  "ka: boolean 7 read as true");
+
+		/* bytes after the validation component's fp_chance */
+		{
+			size_t		koff = bc_get_be32(ka + 8);
+			size_t		vend = koff + 2 + (((size_t) ka[koff] << 8) | ka[koff + 1]) + 8;
+			static const uint8_t pad[5] = {1, 2, 3, 4, 5};
+
+			buf = splice_toc(ka, klen, vend, 0, pad, 5, &n);
+			CHECK(parse(buf, n, "ka", &st) == BC_OK && same_facts(&orig, &st),
+				  "ka: bytes after the validation component's last field");
+			free(buf);
+		}
+	}
+
+	/* ma: an empty key type (TypeParser.parse: BytesType), any clustering
+	 * or column type name; a non-ASCII key type still refused */
+	{
+		size_t		kt,
+					other;
+		static const uint8_t zero = 0,
+					ctl = 1;
+
+		for (kt = bc_get_be32(ma + 32); kt + 10 < mlen; kt++)
+			if (memcmp(ma + kt, "org.apache", 10) == 0)
+				break;
+		CHECK(kt + 10 < mlen && ma[kt - 1] == 40 && parse(ma, mlen, "ma", &orig) == BC_OK,
+			  "ma: key type found");
+		buf = splice_toc(ma, mlen, kt - 1, 41, &zero, 1, &n);
+		CHECK(parse(buf, n, "ma", &st) == BC_OK && st.key_type != NULL && st.key_type_len == 0 &&
+			  st.partitions == orig.partitions, "ma: empty key type");
+		free(buf);
+		CHECK(parse_mutated(ma, mlen, "ma", kt + 3, &ctl, 1) == BC_ERR_STATS_STRING,
+			  "ma: key type with a control byte");
+		for (other = kt + 40; other + 10 < mlen; other++)
+			if (memcmp(ma + other, "org.apache", 10) == 0)
+				break;
+		CHECK(other + 10 < mlen, "ma: a column type found");
+		CHECK(parse_mutated(ma, mlen, "ma", other + 3, &ctl, 1) == BC_OK,
+			  "ma: a column type with a control byte (not reported, not parsed)");
+	}
+
+	/* legacy records: 1.2's reader stops after the tombstone histogram,
+	 * 2.0's after the column names */
+	buf = malloc(ilen + 3);
+	memcpy(buf, ic, ilen);
+	memset(buf + ilen, 0, 3);
+	CHECK(parse(ic, ilen, "ic", &orig) == BC_OK && parse(buf, ilen + 3, "ic", &st) == BC_OK &&
+		  same_facts(&orig, &st), "ic: a level cut short");
+	free(buf);
+	buf = malloc(jlen + 1);
+	memcpy(buf, jb, jlen);
+	buf[jlen] = 9;
+	CHECK(parse(jb, jlen, "jb", &orig) == BC_OK && parse(buf, jlen + 1, "jb", &st) == BC_OK &&
+		  same_facts(&orig, &st), "jb: a byte after the column names");
+	free(buf);
+
+out:
+	free(ic);
+	free(jb);
+	free(ka);
+	free(ma);
+	free(me);
+}
+
 /* ia has no min timestamp (1.2.0); ib, ic, ja share their successor's
  * layout; ScyllaDB's ms and mt that of me. */
 static void
@@ -608,6 +844,7 @@ suite_statistics(void)
 	truncations();
 	bit_flips();
 	absurd();
+	loosened();
 	reordered();
 	messages();
 }

@@ -79,10 +79,17 @@ suite_txn_log(void)
 		"ADD:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-12-big,0,8][2913358812]";
 	static const char *bad[] = {
 		"", "ADD", "ADD:", "ADD:[]", "ADD:[,0,8][1]", "ADD:[/x/nb-1-big,0][1]",
-		"ADD:[/x/nb-1-big,0,8,9][1]", "ADD:[/x/nb-1-big,a,8][1]", "ADD:[/x/nb-1-big,0,-8][1]",
+		"ADD:[/x/nb-1-big,0,8,9][1]", "ADD:[/x/nb-1-big,a,8][1]",
 		"ADD:[/x/nb-1-big,0,8][x]", "ADD:[/x/nb-1-big,0,8]", "ADD:[/x/nb-1-big,0,8][1]x",
-		"ADD:[/x/,0,8][1]", "ADD:[/x/-,0,8][1]", "COMMIT:[/x/nb-1-big,0,0][1]", "INSERT:[a,0,0][1]",
+		"ADD:[/x/,0,8][1]", "ADD:[/x/-,0,8][1]", "INSERT:[a,0,0][1]",
 		"ADD [/x/nb-1-big,0,8][1]", "ADDD:[/x/nb-1-big,0,8][1]",
+		/* Long.parseLong / Integer.parseInt refuse these numbers */
+		"ADD:[nb-6-big,0,8][]", "ADD:[/x/nb-1-big,,8][1]", "ADD:[/x/nb-1-big,-,8][1]",
+		"ADD:[/x/nb-1-big,0,][1]", "ADD:[/x/nb-1-big,9223372036854775808,8][1]",
+		"ADD:[/x/nb-1-big,-9223372036854775809,8][1]", "ADD:[/x/nb-1-big,0,2147483648][1]",
+		"ADD:[/x/nb-1-big,0,8][9223372036854775808]", "ADD:[/x/nb-1-big,0,8][-1]",
+		"ADD:[/x/nb-1-big,0,8][+1]", "ADD:[/x/nb-1-big, 0,8][1]", "ADD:[/x/nb-1-big,0,8][1 ]",
+		"COMMIT:[,0,x][1]", "ADD:[/x/nb-1-big,0,8][1]]",
 	};
 	size_t		i;
 
@@ -91,7 +98,17 @@ suite_txn_log(void)
 	check_record("REMOVE:[/d/ks/t/ks-t-ka-3,1700000000000,9][12]\r", BC_TXN_REMOVE, "ks-t-ka-3");
 	check_record("ADD:[C:\\data\\ks\\t\\nb-4-big,0,8][5]", BC_TXN_ADD, "nb-4-big");
 	check_record("ADD:[/d/nb-5-big-,0,8][5]", BC_TXN_ADD, "nb-5-big");
-	check_record("ADD:[nb-6-big,0,8][]", BC_TXN_ADD, "nb-6-big");
+	/* what LogRecord.make also takes: signs (Long.parseLong,
+	 * Integer.parseInt), brackets in the path ([^,]*), a COMMIT's path
+	 * (not kept), the largest numbers */
+	check_record("ADD:[/x/nb-1-big,0,-8][1]", BC_TXN_ADD, "nb-1-big");
+	check_record("REMOVE:[/d/nb-8-big,+1700000000000,+9][5]", BC_TXN_REMOVE, "nb-8-big");
+	check_record("ADD:[/d/a]b[c/nb-7-big,0,8][5]", BC_TXN_ADD, "nb-7-big");
+	check_record("COMMIT:[/x/nb-1-big,0,0][1]", BC_TXN_COMMIT, NULL);
+	check_record("ADD:[/d/nb-9-big,-9223372036854775808,2147483647][9223372036854775807]",
+				 BC_TXN_ADD, "nb-9-big");
+	check_record("ADD:[/d/nb-9-big,0,-2147483648][0000000000000000000000001]",
+				 BC_TXN_ADD, "nb-9-big");
 	check_record("COMMIT:[,1700000000000,0][2613697770]", BC_TXN_COMMIT, NULL);
 	check_record("Abort:[,0,0][1]", BC_TXN_ABORT, NULL);
 	check_record("ADD:[/d/3fw2_0tj4_46w3k2cpidnirvjy7k-big,0,8][1]", BC_TXN_ADD,
@@ -108,6 +125,11 @@ suite_txn_log(void)
 	CHECK(bc_txn_log_name("ma_txn_flush_1.log", 18), "flush log name");
 	CHECK(!bc_txn_log_name("nb-1-big-Data.db", 16), "a component is not a log");
 	CHECK(!bc_txn_log_name("_txn_x.log", 10), "no version");
+	/* 5.0's LogFile.FILE_REGEX: an optional format prefix, or none */
+	CHECK(bc_txn_log_name("txn_compaction_1.log", 20), "no version (5.0)");
+	CHECK(bc_txn_log_name("bti-da_txn_flush_1.log", 22), "format prefix (5.0)");
+	CHECK(!bc_txn_log_name("abc_txn_flush_1.log", 19), "three-letter version");
+	CHECK(!bc_txn_log_name("nb_txn_flush.log", 16), "no '_' after the operation");
 	CHECK(!bc_txn_log_name("nb_txn_compaction_1.txt", 23), "not .log");
 	CHECK(!bc_txn_log_name("a/nb_txn_x_1.log", 16), "a path");
 
@@ -117,8 +139,11 @@ suite_txn_log(void)
 	check_scan("ADD:[/d/nb-4-big,0,8][1]\nREMOVE:[/d/nb-3-big,1,8][2]\n", "T:nb-4-big ");
 	check_scan("ADD:[/d/nb-4-big,0,8][1]\nABORT:[,1,0][4]\n", "T:nb-4-big ");
 	check_scan("ADD:[/d/nb-4-big,0,8][1]\ngarbage\n\nREMOVE:[/d/nb-3-big,1,8][2]\nCOMMIT:[,1,0][4]\nCOMM",
-			   "bad:2 O:nb-3-big ");
+			   "bad:2 bad:3 O:nb-3-big ");
+	/* lines end at \n, \r or \r\n (Files.readAllLines) */
+	check_scan("ADD:[/d/nb-4-big,0,8][1]\rREMOVE:[/d/nb-3-big,1,8][2]\r\nCOMMIT:[,1,0][4]\r",
+			   "O:nb-3-big ");
 	check_scan("ADD:[/d/nb-4-big,0,8][1]\nCOMMIT:[,1,0][4", "T:nb-4-big ");
 	check_scan("", "");
-	check_scan("\n\n", "");
+	check_scan("\n\n", "bad:1 bad:2 ");
 }

@@ -594,8 +594,9 @@ build_node(memfs *fs)
 		   "ADD:[" T "/nb-16-big,0,1][123]\n"
 		   "ABORT:[,1700000000001,0][456]\n");
 	/* a flush cut short: a prefix with its '-', a bad line (2), a REMOVE
-	 * of an unfinished operation (no effect), an empty line, and a last
-	 * line cut by the crash (not reported) */
+	 * of an unfinished operation (no effect), an empty line (4: no record
+	 * for LogRecord.make either), and a last line cut by the crash (not
+	 * reported) */
 	fs_log(fs, T "/" LOG_FLUSH,
 		   "ADD:[" T "/nb-3-big-,0,8][3442306812]\n"
 		   "this is not a record\n"
@@ -665,6 +666,7 @@ build_node(memfs *fs)
 static const char *const node_active_head =
 	"P stat_failed " T "/nb-14-big-Data.db root=0 dir=0 err=13 line=0\n"
 	"P txn_bad_line " T "/" LOG_FLUSH " root=0 dir=0 err=0 line=2\n"
+	"P txn_bad_line " T "/" LOG_FLUSH " root=0 dir=0 err=0 line=4\n"
 	"R-fail " T "/" LOG_STREAM "\n"
 	SS(T "/da-8-bti", "d=da-8-bti v=da g=8 bti ks=ks t=t snap=- live "
 	   "Data.db:80:1008,Partitions.db:81:1008,Rows.db:82:1008")
