@@ -159,6 +159,7 @@ CLIENT_SRCS = \
 	src/client/main.c \
 	src/client/options.c \
 	src/client/progress.c \
+	src/client/tables.c \
 	src/client/upload.c \
 	src/client/walk.c
 

@@ -51,11 +51,23 @@ T=$BC_CLUSTER_DIR/files/work
 mkdir -p "$T"
 chmod a+rwx "$T"
 
-q -c 'CREATE EXTENSION bloomcass'
-# the tables, made once by the superuser; the loader only gets rights on them
+# a database without the extension: said so, before anything is created
+q -c 'CREATE DATABASE noext'
 rc=0
-"$LOAD" -q --keys "$T" || rc=$?
+"$LOAD" -d noext --label x "$T" >"$T/noext.log" 2>&1 || rc=$?
+expect "no extension: exit status 2" "$rc" 2
+expect "no extension: the message (and nothing else)" "$(cat "$T/noext.log")" \
+	'bloomcass-load: the bloomcass extension is not installed in database "noext": run CREATE EXTENSION bloomcass'
+expect "no extension: no table created" "$(q -d noext -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'cassandra_sstable_files%'")" 0
+
+q -c 'CREATE EXTENSION bloomcass'
+# the tables, made once by the superuser running the client on an empty
+# folder (without --keys); the loader only gets rights on them
+rc=0
+"$LOAD" -q "$T" || rc=$?
 expect "the superuser creates the tables (exit status)" "$rc" 0
+expect "the first run on an empty folder creates both tables, without --keys" \
+	"$(q -c "SELECT to_regclass('cassandra_sstable_files') IS NOT NULL AND to_regclass('cassandra_sstable_files_keys') IS NOT NULL")" t
 q -c "CREATE ROLE loader LOGIN" \
 	-c "GRANT SELECT, INSERT, DELETE ON cassandra_sstable_files, cassandra_sstable_files_keys TO loader"
 expect "the loader has no server file privileges" \

@@ -35,6 +35,9 @@
 #   server log                 no backend may have crashed
 #   test/client.sh             bloomcass-load against a cluster of its own
 #                              ("client: N passed, M failed", counted)
+#   test/fleet.sh              44 bloomcass-load runs, 20 and then 24 at
+#                              once, on a cluster of its own ("fleet: N
+#                              passed, M failed", counted)
 #   test/demo.sh               the README's first command, on a cluster of
 #                              its own
 #   test/pgxn.sh               `make dist`, pgxnclient installs that archive
@@ -347,31 +350,38 @@ else
 fi
 
 # ---------------------------------------------------------------------------
-# bloomcass-load, the client, on a cluster of its own
+# bloomcass-load, the client, on a cluster of its own; then many runs of it
+# at once, on another
 # ---------------------------------------------------------------------------
-stage_start
-if [[ $INSTALL_OK == yes ]]; then
-	rc=0
-	run_step "$LOGDIR/client.log" bash test/client.sh || rc=$?
-	line=$(grep -Eo 'client: [0-9]+ passed, [0-9]+ failed' "$LOGDIR/client.log" | tail -n 1 || true)
-	if [[ -z $line ]]; then
-		record client FAILED "no result line (exit status $rc)"
+# counted_stage NAME SCRIPT: run SCRIPT, whose closing line "NAME: N
+# passed, M failed" adds to the totals.
+counted_stage() {
+	local name=$1 script=$2 log=$LOGDIR/$1.log rc=0 line c_pass c_fail
+	stage_start
+	if [[ $INSTALL_OK != yes ]]; then
+		record "$name" FAILED "nothing installed"
 		TOTAL_FAILED=$((TOTAL_FAILED + 1))
-	else
-		c_pass=$(sed -E 's/client: ([0-9]+) passed.*/\1/' <<<"$line")
-		c_fail=$(sed -E 's/.* ([0-9]+) failed/\1/' <<<"$line")
-		TOTAL_PASSED=$((TOTAL_PASSED + c_pass))
-		if ((rc != 0 || c_fail > 0)); then
-			record client FAILED "$c_pass passed, $c_fail failed (exit status $rc)"
-			TOTAL_FAILED=$((TOTAL_FAILED + (c_fail > 0 ? c_fail : 1)))
-		else
-			record client ok "$c_pass passed, $c_fail failed"
-		fi
+		return
 	fi
-else
-	record client FAILED "nothing installed"
-	TOTAL_FAILED=$((TOTAL_FAILED + 1))
-fi
+	run_step "$log" bash "$script" || rc=$?
+	line=$(grep -Eo "$name: [0-9]+ passed, [0-9]+ failed" "$log" | tail -n 1 || true)
+	if [[ -z $line ]]; then
+		record "$name" FAILED "no result line (exit status $rc)"
+		TOTAL_FAILED=$((TOTAL_FAILED + 1))
+		return
+	fi
+	c_pass=$(sed -E "s/$name: ([0-9]+) passed.*/\1/" <<<"$line")
+	c_fail=$(sed -E 's/.* ([0-9]+) failed/\1/' <<<"$line")
+	TOTAL_PASSED=$((TOTAL_PASSED + c_pass))
+	if ((rc != 0 || c_fail > 0)); then
+		record "$name" FAILED "$c_pass passed, $c_fail failed (exit status $rc)"
+		TOTAL_FAILED=$((TOTAL_FAILED + (c_fail > 0 ? c_fail : 1)))
+	else
+		record "$name" ok "$c_pass passed, $c_fail failed"
+	fi
+}
+counted_stage client test/client.sh
+counted_stage fleet test/fleet.sh
 
 # ---------------------------------------------------------------------------
 # The README's first command, as a newcomer runs it

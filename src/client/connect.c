@@ -1,9 +1,13 @@
 /*
- * connect.c - bloomcass-load: the connection to the server.
+ * connect.c - bloomcass-load: the connection to the server, and whether its
+ * database has the extension.
  *
  * The libpq connection from the connection options, with keepalives so
  * that a server gone away is noticed; what -d does not say comes from the
- * PG* environment variables and ~/.pgpass, as for psql.
+ * PG* environment variables and ~/.pgpass, as for psql.  Before anything
+ * else, pg_extension must list bloomcass: the tables' bloom column and the
+ * parsers need it, and without this check the first thing to fail would be
+ * CREATE TABLE, with 'type "bloom" does not exist'.
  */
 #include <stdio.h>
 #include <string.h>
@@ -55,4 +59,27 @@ ld_connect(const ld_conn_params *cp)
 		return NULL;
 	}
 	return conn;
+}
+
+int
+ld_check_extension(PGconn *conn)
+{
+	PGresult   *r = PQexec(conn, "SELECT current_database(), EXISTS (SELECT FROM pg_catalog.pg_extension "
+						   "WHERE extname = 'bloomcass')");
+	int			status = 0;
+
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+	{
+		ld_report_failure(conn, r, "looking for the bloomcass extension", &status);
+		if (status == 0)
+			status = EXIT_USAGE;
+	}
+	else if (strcmp(PQgetvalue(r, 0, 1), "t") != 0)
+	{
+		ld_error("the bloomcass extension is not installed in database \"%s\": run CREATE EXTENSION bloomcass",
+				 PQgetvalue(r, 0, 0));
+		status = EXIT_USAGE;
+	}
+	PQclear(r);
+	return status;
 }

@@ -1,7 +1,8 @@
 /*
  * copy.c - the binary COPY a load sends (a buffer flushed to the server,
- * large values sent without a copy), and the reading of server errors: the
- * message on one line, and whether a failure stops the whole load.
+ * large values sent without a copy), the other commands (ld_exec), and the
+ * reading of server errors: the message on one line, and whether a failure
+ * stops the whole load.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -29,6 +30,25 @@ ld_report_failure(PGconn *conn, const PGresult *r, const char *what, int *fatal)
 				 ld_server_message(conn, r));
 	else
 		ld_error("%s: %s", what, ld_server_message(conn, r));
+}
+
+int
+ld_exec(PGconn *conn, const char *what, const char *sql, int nparams,
+		const char *const *params, ExecStatusType want, int *fatal, PGresult **out)
+{
+	PGresult   *r = PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+
+	if (PQresultStatus(r) != want)
+	{
+		ld_report_failure(conn, r, what, fatal);
+		PQclear(r);
+		return 0;
+	}
+	if (out)
+		*out = r;
+	else
+		PQclear(r);
+	return 1;
 }
 
 void

@@ -9,9 +9,11 @@
  *
  *   main.c      the load loop, signals, messages, exit status
  *   options.c   the command line: --help, --version, the options
- *   connect.c   the connection to the server
+ *   connect.c   the connection to the server, the extension check
  *   walk.c      the directory walk: a list of SSTables
+ *   tables.c    the two tables, created when missing (under a lock)
  *   upload.c    one transaction per SSTable: COPY, then INSERT ... SELECT
+ *   copy.c      binary COPY, commands, server errors
  *   progress.c  the progress line on a terminal, the summary line
  */
 #ifndef BLOOMCASS_LOAD_H
@@ -35,7 +37,8 @@
 /* exit statuses (documented in --help and the README) */
 #define EXIT_LOADED 0			/* every SSTable loaded or unchanged */
 #define EXIT_SOME_FAILED 1		/* some SSTables (or folders) failed */
-#define EXIT_USAGE 2			/* bad options, missing directory, no connection */
+#define EXIT_USAGE 2			/* bad options, missing directory, no connection,
+								 * no extension */
 #define EXIT_CONNECTION_LOST 3	/* the connection broke during the load */
 #define EXIT_INTERRUPTED 4		/* SIGINT or SIGTERM: stopped between SSTables */
 
@@ -183,6 +186,22 @@ void		ld_put_text_array(ld_copy *c, char **items, int n);
 int			ld_fatal_status_of(PGconn *conn, const PGresult *r);
 const char *ld_server_message(PGconn *conn, const PGresult *r);
 void		ld_report_failure(PGconn *conn, const PGresult *r, const char *what, int *fatal);
+/* run a command with text parameters: 1 when its status is want (*out, if
+ * not NULL, then holds the result), else reported as by ld_report_failure */
+int			ld_exec(PGconn *conn, const char *what, const char *sql, int nparams,
+					const char *const *params, ExecStatusType want, int *fatal,
+					PGresult **out);
+
+/* tables.c: names, and the tables made when missing */
+char	   *ld_sqlf(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+/* [schema.]name + suffix, each part quoted; NULL when libpq refuses it */
+char	   *ld_quote_name(PGconn *conn, const char *name, const char *suffix);
+/* the table (and the keys table) when missing, under a transaction-level
+ * advisory lock so that loaders starting together create them once: the
+ * keys table with the first table, or later with --keys; 1 when they are
+ * there, else 0 with *fatal set (reported) */
+int			ld_tables_prepare(PGconn *conn, const ld_options *o, const char *table,
+							  const char *keys_table, int *fatal);
 
 typedef struct ld_uploader ld_uploader;
 
@@ -209,6 +228,9 @@ int			ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp,
 /* connect.c: the connection (keepalives on, PG* variables and ~/.pgpass
  * apply); NULL when it failed, reported */
 PGconn	   *ld_connect(const ld_conn_params *cp);
+/* 0 when the database has the bloomcass extension, else the exit status
+ * (reported: "run CREATE EXTENSION bloomcass") */
+int			ld_check_extension(PGconn *conn);
 
 /* message helpers (main.c): to stderr, clearing the progress line first */
 extern ld_progress *ld_current_progress;

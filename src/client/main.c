@@ -1,14 +1,15 @@
 /*
  * main.c - bloomcass-load: the load loop, the signals that stop it, the
  * messages and the exit status (options.c reads the command line,
- * connect.c connects).
+ * connect.c connects and checks for the extension).
  *
  *   bloomcass-load [OPTION]... DATA_DIR...
  *
  * Exit status: 0 every live SSTable loaded (or unchanged), 1 some failed
  * (each reported with its path), 2 usage, a missing directory, no
- * connection or a server error every SSTable would hit, 3 the connection
- * was lost during the load, 4 interrupted by SIGINT or SIGTERM.
+ * connection, no bloomcass extension in the database or a server error
+ * every SSTable would hit, 3 the connection was lost during the load, 4
+ * interrupted by SIGINT or SIGTERM.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -129,6 +130,11 @@ main(int argc, char **argv)
 	conn = ld_connect(&cp);
 	if (conn == NULL)
 		return EXIT_USAGE;
+	if ((status = ld_check_extension(conn)) != 0)
+	{
+		PQfinish(conn);
+		return status;
+	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

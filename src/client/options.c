@@ -37,7 +37,7 @@ usage(FILE *out)
 			"Options:\n"
 			"  -l, --label=NAME         the node's name in the label column (default: host name)\n"
 			"  -t, --table=NAME         the table, [schema.]name (default: " DEFAULT_TABLE ");\n"
-			"                           created when missing\n"
+			"                           created when missing, with NAME_keys\n"
 			"  -k, --keys               also every partition key of each Index.db, into NAME_keys\n"
 			"  -q, --quiet              errors only\n"
 			"  -v, --verbose            one line per SSTable\n"
@@ -50,13 +50,19 @@ usage(FILE *out)
 			"  -U, --username=USER      user name\n"
 			"  -d, --dbname=DBNAME      database name, or a conninfo string or URI\n"
 			"\n"
+			"The database must have the bloomcass extension (CREATE EXTENSION bloomcass).\n"
 			"Re-running skips the SSTables loaded unchanged (same label, path, Data.db size\n"
 			"and modification time) and replaces changed ones; each SSTable is loaded in a\n"
-			"transaction of its own.  Progress goes to a terminal; otherwise only errors\n"
-			"and one summary line are printed (to standard error).\n"
+			"transaction of its own.  Many loads may run at once: the tables are created\n"
+			"under an advisory lock, and loads of the same label (overlapping cron runs)\n"
+			"are serialised SSTable by SSTable by an advisory lock on the label: the first\n"
+			"to reach an SSTable loads it, the others find it loaded and count it\n"
+			"unchanged.  Progress goes to a terminal; otherwise only errors and one\n"
+			"summary line are printed (to standard error).\n"
 			"\n"
-			"Exit status: 0 all loaded, 1 some SSTables failed, 2 usage, directory or\n"
-			"connection error, 3 connection lost during the load, 4 interrupted.\n");
+			"Exit status: 0 all loaded, 1 some SSTables failed, 2 usage, directory,\n"
+			"connection or setup error (no extension, no privilege), 3 connection lost\n"
+			"during the load, 4 interrupted.\n");
 }
 
 static void

@@ -5,6 +5,10 @@
  * corrupt SSTable is reported with its file before anything is sent), then
  *
  *   BEGIN
+ *   SELECT pg_advisory_xact_lock(hashtextextended('bloomcass-load label '
+ *                                   || table || ' ' || label, 0))
+ *   SELECT ... FROM <table> WHERE (label, path) = the SSTable's
+ *          (loaded meanwhile by another run, unchanged: ROLLBACK, skipped)
  *   COPY pg_temp.bloomcass_load_stage FROM STDIN (FORMAT binary)
  *   DELETE FROM <table> WHERE (label, path) = the SSTable's
  *   INSERT INTO <table> SELECT ... bloom_import(filter_db, version),
@@ -18,6 +22,17 @@
  * Where the server has no bytea parser (the Partitions.db footer of BTI
  * SSTables; a BIG SSTable without Summary.db, whose range comes from
  * Index.db) the key range is read here with the core readers and staged.
+ *
+ * The lock serialises the transactions of the loads of one label into one
+ * table (two cron runs of a node overlapping, or started twice): the second
+ * to reach an SSTable waits for the first's transaction, then finds its row
+ * (the check is a statement of its own, so that its snapshot is taken once
+ * the lock is held) and skips it as unchanged; without the lock both
+ * inserted, and the second failed on the primary key.  Each SSTable's row
+ * and keys are so written once, by whichever load got there first, and a
+ * changed SSTable (Data.db's size or time) is still replaced.  Loads of
+ * different labels never wait for each other (but for a hash collision of
+ * their lock keys, which only serialises them).
  */
 #define _POSIX_C_SOURCE 200809L
 #define _FILE_OFFSET_BITS 64
@@ -57,6 +72,8 @@ struct ld_uploader
 	char	   *keys_table;		/* quoted [schema.]name_keys */
 	known	   *known;
 	size_t		nknown;
+	char	   *lock_key;		/* the label's advisory lock, as text */
+	char	   *check_sql;
 	char	   *insert_sql;
 	char	   *delete_sql;
 	char	   *delete_keys_sql;
@@ -65,81 +82,12 @@ struct ld_uploader
 };
 
 
-/* ------------------------------------------------------------------------
- * Table names
- * ------------------------------------------------------------------------ */
-static char *
-quote_name(PGconn *conn, const char *name, const char *suffix)
-{
-	const char *dot = strrchr(name, '.');
-	char	   *schema = NULL,
-			   *rel,
-			   *out,
-			   *last;
-	size_t		n;
-
-	if (dot)
-	{
-		char	   *s = strndup(name, (size_t) (dot - name));
-
-		schema = PQescapeIdentifier(conn, s, strlen(s));
-		free(s);
-		name = dot + 1;
-	}
-	n = strlen(name) + strlen(suffix) + 1;
-	last = ld_xmalloc(n);
-	snprintf(last, n, "%s%s", name, suffix);
-	rel = PQescapeIdentifier(conn, last, strlen(last));
-	free(last);
-	if (rel == NULL || (dot && schema == NULL))
-		return NULL;
-	n = (schema ? strlen(schema) + 1 : 0) + strlen(rel) + 1;
-	out = ld_xmalloc(n);
-	snprintf(out, n, "%s%s%s", schema ? schema : "", schema ? "." : "", rel);
-	PQfreemem(rel);
-	if (schema)
-		PQfreemem(schema);
-	return out;
-}
-
-static char *
-sqlf(const char *fmt,...) __attribute__((format(printf, 1, 2)));
-
-static char *
-sqlf(const char *fmt,...)
-{
-	va_list		ap;
-	int			n;
-	char	   *s;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = ld_xmalloc((size_t) n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t) n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 /* run a command; on failure report it and set *fatal (0 when not) */
 static int
 run(ld_uploader *u, const char *what, const char *sql, int nparams,
 	const char *const *params, ExecStatusType want, int *fatal, PGresult **out)
 {
-	PGresult   *r = PQexecParams(u->conn, sql, nparams, NULL, params, NULL, NULL, 0);
-
-	if (PQresultStatus(r) != want)
-	{
-		ld_report_failure(u->conn, r, what, fatal);
-		PQclear(r);
-		return 0;
-	}
-	if (out)
-		*out = r;
-	else
-		PQclear(r);
-	return 1;
+	return ld_exec(u->conn, what, sql, nparams, params, want, fatal, out);
 }
 
 /* ------------------------------------------------------------------------
@@ -149,6 +97,25 @@ static int
 known_cmp(const void *a, const void *b)
 {
 	return strcmp(((const known *) a)->path, ((const known *) b)->path);
+}
+
+/* a row of path, coalesce(data_db_bytes, -1),
+ * coalesce(extract(epoch FROM modified)::bigint, -1), keys_loaded */
+static void
+known_of(const PGresult *r, int row, known *k)
+{
+	k->data_bytes = strtoll(PQgetvalue(r, row, 1), NULL, 10);
+	k->modified = strtoll(PQgetvalue(r, row, 2), NULL, 10);
+	k->keys_loaded = strcmp(PQgetvalue(r, row, 3), "t") == 0;
+}
+
+/* loaded already as the SSTable is now: same Data.db size and time, and
+ * its keys if --keys */
+static int
+known_unchanged(const ld_uploader *u, const known *k, const ld_sstable *s)
+{
+	return k->data_bytes == ld_component_size(s, "Data.db") &&
+		k->modified == (int64_t) s->data_mtime && (!u->o->keys || k->keys_loaded);
 }
 
 ld_uploader *
@@ -162,8 +129,8 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 
 	u->conn = conn;
 	u->o = o;
-	u->table = quote_name(conn, o->table, "");
-	u->keys_table = quote_name(conn, o->table, "_keys");
+	u->table = ld_quote_name(conn, o->table, "");
+	u->keys_table = ld_quote_name(conn, o->table, "_keys");
 	ld_copy_init(&u->copy, conn);
 	if (u->table == NULL || u->keys_table == NULL)
 	{
@@ -172,49 +139,8 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 		return NULL;
 	}
 
-	/* the tables, when missing (to_regclass first: CREATE ... IF NOT
-	 * EXISTS needs CREATE on the schema even when the table exists) */
-	for (i = 0; i < (o->keys ? 2 : 1); i++)
-	{
-		const char *t = i == 0 ? u->table : u->keys_table;
-
-		params[0] = t;
-		if (!run(u, "looking for the table", "SELECT to_regclass($1) IS NOT NULL", 1,
-				 params, PGRES_TUPLES_OK, fatal, &r))
-			return NULL;
-		if (strcmp(PQgetvalue(r, 0, 0), "t") != 0)
-		{
-			if (i == 0)
-				sql = sqlf("CREATE TABLE IF NOT EXISTS %s ("
-						   "label text NOT NULL, path text NOT NULL, "
-						   "keyspace text, table_name text, version text, generation text, "
-						   "format text, state text, snapshot text, components text[], "
-						   "filter bloom, partitioner text, fp_chance float8, "
-						   "partitions bigint, key_type text, first_key bytea, last_key bytea, "
-						   "filter_db_bytes bigint, data_db_bytes bigint, modified timestamptz, "
-						   "filter_db bytea, statistics_db bytea, summary_db bytea, toc_txt bytea, "
-						   "keys_loaded boolean NOT NULL DEFAULT false, "
-						   "loaded_at timestamptz NOT NULL DEFAULT now(), "
-						   "PRIMARY KEY (label, path))", t);
-			else
-				sql = sqlf("CREATE TABLE IF NOT EXISTS %s ("
-						   "label text NOT NULL, path text NOT NULL, key bytea NOT NULL)", t);
-			if (!run(u, "creating the table", sql, 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
-				return NULL;
-			free(sql);
-			if (i == 1)
-			{
-				sql = sqlf("CREATE INDEX ON %s (label, path)", t);
-				if (!run(u, "creating the keys table's index", sql, 0, NULL,
-						 PGRES_COMMAND_OK, fatal, NULL))
-					return NULL;
-				free(sql);
-			}
-			if (o->verbose)
-				ld_info("created table %s", t);
-		}
-		PQclear(r);
-	}
+	if (!ld_tables_prepare(conn, o, u->table, u->keys_table, fatal))
+		return NULL;
 
 	if (!run(u, "creating the staging table",
 			 "CREATE TEMP TABLE bloomcass_load_stage ("
@@ -228,9 +154,9 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 		return NULL;
 
 	/* what this label has loaded */
-	sql = sqlf("SELECT path, coalesce(data_db_bytes, -1), "
-			   "coalesce(extract(epoch FROM modified)::bigint, -1), keys_loaded "
-			   "FROM %s WHERE label = $1", u->table);
+	sql = ld_sqlf("SELECT path, coalesce(data_db_bytes, -1), "
+				  "coalesce(extract(epoch FROM modified)::bigint, -1), keys_loaded "
+				  "FROM %s WHERE label = $1", u->table);
 	params[0] = o->label;
 	if (!run(u, "reading what is loaded already", sql, 1, params, PGRES_TUPLES_OK, fatal, &r))
 		return NULL;
@@ -240,17 +166,19 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 	for (i = 0; i < (int) u->nknown; i++)
 	{
 		u->known[i].path = strdup(PQgetvalue(r, i, 0));
-		u->known[i].data_bytes = strtoll(PQgetvalue(r, i, 1), NULL, 10);
-		u->known[i].modified = strtoll(PQgetvalue(r, i, 2), NULL, 10);
-		u->known[i].keys_loaded = strcmp(PQgetvalue(r, i, 3), "t") == 0;
+		known_of(r, i, &u->known[i]);
 	}
 	PQclear(r);
 	qsort(u->known, u->nknown, sizeof(known), known_cmp);
 
-	u->delete_sql = sqlf("DELETE FROM %s WHERE label = $1 AND path = $2", u->table);
-	u->delete_keys_sql = sqlf("DELETE FROM %s WHERE label = $1 AND path = $2", u->keys_table);
-	u->copy_keys_sql = sqlf("COPY %s (label, path, key) FROM STDIN (FORMAT binary)", u->keys_table);
-	u->insert_sql = sqlf(
+	u->lock_key = ld_sqlf("bloomcass-load label %s %s", u->table, o->label);
+	u->check_sql = ld_sqlf("SELECT path, coalesce(data_db_bytes, -1), "
+						   "coalesce(extract(epoch FROM modified)::bigint, -1), keys_loaded "
+						   "FROM %s WHERE label = $1 AND path = $2", u->table);
+	u->delete_sql = ld_sqlf("DELETE FROM %s WHERE label = $1 AND path = $2", u->table);
+	u->delete_keys_sql = ld_sqlf("DELETE FROM %s WHERE label = $1 AND path = $2", u->keys_table);
+	u->copy_keys_sql = ld_sqlf("COPY %s (label, path, key) FROM STDIN (FORMAT binary)", u->keys_table);
+	u->insert_sql = ld_sqlf(
 						 "INSERT INTO %s (label, path, keyspace, table_name, version, generation, "
 						 "format, state, snapshot, components, filter, partitioner, fp_chance, "
 						 "partitions, key_type, first_key, last_key, filter_db_bytes, "
@@ -286,6 +214,8 @@ ld_upload_end(ld_uploader *u)
 	free(u->known);
 	free(u->table);
 	free(u->keys_table);
+	free(u->lock_key);
+	free(u->check_sql);
 	free(u->insert_sql);
 	free(u->delete_sql);
 	free(u->delete_keys_sql);
@@ -348,6 +278,7 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	int64_t		data_bytes = ld_component_size(s, "Data.db");
 	int64_t		filter_bytes = ld_component_size(s, "Filter.db");
 	const char *params[2];
+	PGresult   *r;
 	const uint8_t *partitioner = NULL;	/* into stats, for a trie's keys */
 	size_t		partitioner_len = 0;
 	ld_result	result = LD_FAILED;
@@ -358,8 +289,7 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	/* unchanged: same label, path, Data.db size and modification time */
 	probe.path = s->prefix;
 	k = u->nknown ? bsearch(&probe, u->known, u->nknown, sizeof(known), known_cmp) : NULL;
-	if (k != NULL && k->data_bytes == data_bytes &&
-		k->modified == (int64_t) s->data_mtime && (!u->o->keys || k->keys_loaded))
+	if (k != NULL && known_unchanged(u, k, s))
 		return LD_UNCHANGED;
 
 	memset(&filter, 0, sizeof(filter));
@@ -435,6 +365,32 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 
 	if (!run(u, "BEGIN", "BEGIN", 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
 		goto done;
+
+	/* the label's lock, then (a statement of its own, whose snapshot sees
+	 * what another load of the label committed before we got the lock) its
+	 * row as it is now */
+	params[0] = u->lock_key;
+	if (!run(u, s->prefix, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", 1,
+			 params, PGRES_TUPLES_OK, fatal, NULL))
+		goto fail;
+	params[0] = u->o->label;
+	params[1] = s->prefix;
+	if (!run(u, s->prefix, u->check_sql, 2, params, PGRES_TUPLES_OK, fatal, &r))
+		goto fail;
+	if (PQntuples(r) == 1)
+	{
+		known		now;
+
+		known_of(r, 0, &now);
+		if (known_unchanged(u, &now, s))
+		{
+			PQclear(r);
+			rollback(u);
+			result = LD_UNCHANGED;
+			goto done;
+		}
+	}
+	PQclear(r);
 
 	/* the staged row */
 	if (!ld_copy_start(&u->copy, "COPY pg_temp.bloomcass_load_stage FROM STDIN (FORMAT binary)",

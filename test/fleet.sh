@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+#
+# test/fleet.sh - many bloomcass-load runs at once, as a fleet whose nodes
+# all load from cron: 16 labels plus 4 more runs of labels already loading,
+# all started together against tables that do not exist yet; then a second
+# round against the existing tables (the same labels again after 5 Data.db
+# files were touched, and 4 new labels).  Every run must exit 0 with a
+# summary line that adds up, and every label's rows and keys must be those
+# of one reference load of the same folder, each exactly once.  Ends with
+# "fleet: N passed, M failed".
+#
+#   bash test/fleet.sh                       a throwaway cluster of its own
+#   bash test/fleet.sh -h HOST [-p PORT] [-U USER] [-d DBNAME] [-t TABLE]
+#                                            a server of the caller's (a
+#                                            Citus coordinator): its database
+#                                            must have the extension and no
+#                                            table TABLE (default
+#                                            cassandra_sstable_files) or
+#                                            TABLE_keys; both are dropped at
+#                                            the end
+#
+# BLOOMCASS_LOAD names another client binary to test (default: the tree's).
+#
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. test/lib/common.sh
+
+HOST='' PORT='' USER_='' DB='' TABLE=cassandra_sstable_files
+while getopts 'h:p:U:d:t:' opt; do
+	case $opt in
+	h) HOST=$OPTARG ;;
+	p) PORT=$OPTARG ;;
+	U) USER_=$OPTARG ;;
+	d) DB=$OPTARG ;;
+	t) TABLE=$OPTARG ;;
+	*) bc_die "usage: bash test/fleet.sh [-h HOST [-p PORT] [-U USER] [-d DBNAME]] [-t TABLE]" ;;
+	esac
+done
+
+: "${PG_CONFIG:=$(command -v pg_config || true)}"
+[[ -n $PG_CONFIG ]] || bc_die "no pg_config"
+export PG_CONFIG PATH="$("$PG_CONFIG" --bindir):$PATH"
+
+# the lock other test scripts installing into the same PostgreSQL take,
+# held throughout: a backend loads the installed library when it starts
+exec 9>/tmp/bloomcass-regress.lock
+flock 9
+make -s -j2 PG_CONFIG="$PG_CONFIG" >/dev/null
+LOAD=${BLOOMCASS_LOAD:-$PWD/bloomcass-load}
+[[ -x $LOAD ]] || bc_die "no client binary $LOAD"
+
+PASSED=0
+FAILED=0
+check() { # check NAME CONDITION-RESULT(0/1) [DETAIL]
+	if [[ $2 == 0 ]]; then
+		printf 'ok      %s\n' "$1"
+		PASSED=$((PASSED + 1))
+	else
+		printf 'FAILED  %s%s\n' "$1" "${3:+: $3}"
+		FAILED=$((FAILED + 1))
+	fi
+}
+expect() { # expect NAME ACTUAL EXPECTED
+	if [[ $2 == "$3" ]]; then check "$1" 0; else check "$1" 1 "got '$2', expected '$3'"; fi
+}
+
+if [[ -z $HOST ]]; then
+	make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+	bc_cluster_start
+	# a database of its own, owned by a role that is not a superuser (and
+	# so may create tables in its public schema)
+	psql -X -q -v ON_ERROR_STOP=1 -c 'CREATE ROLE fleet LOGIN' -c 'CREATE DATABASE fleet OWNER fleet'
+	psql -X -q -v ON_ERROR_STOP=1 -d fleet -c 'CREATE EXTENSION bloomcass'
+	USER_=fleet DB=fleet
+	WORK=$BC_CLUSTER_DIR/files
+else
+	export PGHOST=$HOST
+	[[ -z $PORT ]] || export PGPORT=$PORT
+	WORK=$(mktemp -d /tmp/bloomcass-fleet.XXXXXX)
+	trap 'rm -rf -- "$WORK"' EXIT
+fi
+[[ -z $USER_ ]] || export PGUSER=$USER_
+[[ -z $DB ]] || export PGDATABASE=$DB
+
+q() { PGOPTIONS='-c client_min_messages=error' psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+# TABLE is [schema.]name as -t takes it (each part as it is, not folded):
+# TAB and KEYS are the tables' names quoted for SQL
+sqlname() { # sqlname [SCHEMA.]NAME
+	local schema=
+	[[ $1 != *.* ]] || schema=${1%.*}
+	q -v s="$schema" -v n="${1##*.}" <<<"SELECT CASE WHEN :'s' = '' THEN '' ELSE quote_ident(:'s') || '.' END || quote_ident(:'n')"
+}
+TAB=$(sqlname "$TABLE")
+KEYS=$(sqlname "${TABLE}_keys")
+[[ $(q -c "SELECT count(*) FROM pg_extension WHERE extname = 'bloomcass'") == 1 ]] ||
+	bc_die "the database $(q -c 'SELECT current_database()') has no bloomcass extension"
+[[ $(q -c "SELECT to_regclass('$TAB') IS NULL AND to_regclass('$KEYS') IS NULL") == t ]] ||
+	bc_die "$TAB or $KEYS exists already: the test needs a database without them"
+if [[ -n $HOST ]]; then
+	trap 'q -c "DROP TABLE IF EXISTS $TAB, $KEYS" >/dev/null 2>&1 || true; rm -rf -- "$WORK"' EXIT
+fi
+
+mkdir -p "$WORK"
+SST=$WORK/fleet-sstables
+rm -rf -- "$SST"
+cp -R test/data/sstables "$SST"
+LOGS=$WORK/fleet-logs
+mkdir -p "$LOGS"
+
+# launch ROUND LABEL...: one bloomcass-load per LABEL, all started at once
+# (their walks end and they connect within a few milliseconds of each
+# other); waits for them, then sets RUNS (LABEL per run) and RCS.
+launch() {
+	local round=$1 i pids=()
+	shift
+	RUNS=("$@")
+	RCS=()
+	for i in "${!RUNS[@]}"; do
+		"$LOAD" -t "$TABLE" --keys --label "${RUNS[$i]}" "$SST" >"$LOGS/${round// /}-$i.log" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${!pids[@]}"; do
+		RCS[i]=0
+		wait "${pids[$i]}" || RCS[i]=$?
+	done
+}
+
+# the summary line of a run: "N loaded unchanged failed notdone"
+summary_of() {
+	sed -nE 's/^bloomcass-load: ([0-9]+) SSTables: ([0-9]+) loaded, ([0-9]+) unchanged, ([0-9]+) failed, ([0-9]+) not done; .*/\1 \2 \3 \4 \5/p' "$1" | tail -n 1
+}
+
+# check_round ROUND LABEL=LOADED...: every run exited 0 and printed nothing
+# but its summary, each summary adds up to the reference's SSTable count
+# with nothing failed or not done, and the runs of each LABEL loaded LOADED
+# SSTables between them, every other run's SSTable counted unchanged.
+check_round() {
+	local round=$1 i label n l u f d bad=() lines=() per_label
+	shift
+	declare -A loaded=() unchanged=() runs=()
+	for i in "${!RUNS[@]}"; do
+		label=${RUNS[$i]}
+		[[ ${RCS[$i]} == 0 ]] || bad+=("${label}#$i exit ${RCS[$i]}")
+		[[ $(wc -l <"$LOGS/${round// /}-$i.log") == 1 ]] || lines+=("${label}#$i: $(grep -v ' SSTables: ' "$LOGS/${round// /}-$i.log" | head -n 1)")
+		read -r n l u f d <<<"$(summary_of "$LOGS/${round// /}-$i.log")"
+		if [[ ${n:-} != "$N" || $((l + u)) != "$N" || $f != 0 || $d != 0 ]]; then
+			bad+=("${label}#$i summary '$n $l $u $f $d'")
+		fi
+		loaded[$label]=$((${loaded[$label]:-0} + ${l:-0}))
+		unchanged[$label]=$((${unchanged[$label]:-0} + ${u:-0}))
+		runs[$label]=$((${runs[$label]:-0} + 1))
+	done
+	expect "$round: ${#RUNS[@]} runs, every exit status 0" "${bad[*]:-}" ""
+	expect "$round: no run printed anything but its summary line" "${lines[*]:-}" ""
+	per_label=()
+	for arg in "$@"; do
+		label=${arg%=*}
+		if [[ ${loaded[$label]:-x} != "${arg#*=}" ||
+			${unchanged[$label]:-x} != $((runs[$label] * N - ${arg#*=})) ]]; then
+			per_label+=("$label: ${loaded[$label]:-?} loaded, ${unchanged[$label]:-?} unchanged in ${runs[$label]:-0} runs")
+		fi
+	done
+	expect "$round: the runs of each label loaded each SSTable once between them (summary lines)" \
+		"${per_label[*]:-}" ""
+}
+
+# the rows and keys of every label against the reference label's: counts,
+# and checksums of every column but label and loaded_at, in path (and key)
+# order; prints the labels that differ
+differ_from_ref() {
+	q -c "
+	WITH r AS (
+	  SELECT label, count(*) AS n,
+	         md5(string_agg(md5(row(path, keyspace, table_name, version, generation, format,
+	             state, snapshot, components, filter::text, partitioner, fp_chance, partitions,
+	             key_type, first_key, last_key, filter_db_bytes, data_db_bytes, modified,
+	             filter_db, statistics_db, summary_db, toc_txt, keys_loaded)::text), ''
+	             ORDER BY path)) AS sum
+	  FROM $TAB GROUP BY label),
+	k AS (
+	  SELECT label, count(*) AS n,
+	         md5(string_agg(md5(path) || encode(key, 'hex'), ',' ORDER BY path, key)) AS sum
+	  FROM $KEYS GROUP BY label),
+	l AS (SELECT r.label, r.n, r.sum, k.n AS kn, k.sum AS ksum FROM r LEFT JOIN k USING (label))
+	SELECT l.label FROM l, (SELECT * FROM l WHERE label = 'ref') ref
+	WHERE l.label <> 'ref' AND (l.n, l.sum, l.kn, l.ksum) IS DISTINCT FROM (ref.n, ref.sum, ref.kn, ref.ksum)
+	ORDER BY 1" | paste -sd' '
+}
+
+LABELS=()
+for i in $(seq -w 1 16); do LABELS+=("node-$i"); done
+EXTRA=(node-01 node-02 node-03 node-04)
+
+# --- round 1: 20 runs on a database without the tables ---------------------
+t0=$(date +%s.%N)
+launch round1 "${LABELS[@]}" "${EXTRA[@]}"
+t1=$(date +%s.%N)
+expect "round 1: both tables created, with one index each (the primary key; (label, path))" \
+	"$(q -c "SELECT string_agg(indrelid::regclass || ' ' || pg_get_indexdef(indexrelid, 1, true) || ',' || pg_get_indexdef(indexrelid, 2, true), ' ' ORDER BY indrelid::regclass::text)
+	         FROM pg_index WHERE indrelid IN ('$TAB'::regclass, '$KEYS'::regclass)")" \
+	"$TAB label,path ${KEYS} label,path"
+
+# the reference: one run alone, after them (so that they found no table)
+"$LOAD" -t "$TABLE" --keys --label ref "$SST" >"$LOGS/ref1.log" 2>&1 || bc_die "the reference load failed: $(cat "$LOGS/ref1.log")"
+read -r N rl _ <<<"$(summary_of "$LOGS/ref1.log")"
+REF_ROWS=$(q -c "SELECT count(*) FROM $TAB WHERE label = 'ref'")
+REF_KEYS=$(q -c "SELECT count(*) FROM $KEYS WHERE label = 'ref'")
+expect "reference: loads every SSTable of the folder" "$rl $REF_ROWS" "$N $N"
+expect "reference: has keys (more than 10,000)" "$((REF_KEYS > 10000))" 1
+
+want=()
+for l in "${LABELS[@]}"; do want+=("$l=$N"); done
+check_round "round 1" "${want[@]}"
+expect "round 1: every label's rows and keys are the reference's, each once" "$(differ_from_ref)" ""
+expect "round 1: 16 labels" "$(q -c "SELECT count(DISTINCT label) FROM $TAB WHERE label <> 'ref'")" 16
+# rows and keys in all: 16 times the reference's, none twice
+expect "round 1: no row or key twice" "$(q -c "
+	SELECT (SELECT count(*) FROM $TAB WHERE label <> 'ref') || ' ' ||
+	       (SELECT count(*) FROM (SELECT DISTINCT label, path, key FROM $KEYS WHERE label <> 'ref') d) || ' ' ||
+	       (SELECT count(*) FROM $KEYS WHERE label <> 'ref')")" \
+	"$((16 * N)) $((16 * REF_KEYS)) $((16 * REF_KEYS))"
+
+# --- round 2: the same labels after 5 Data.db touched, and 4 new labels ------
+mapfile -t touched < <(q -c "SELECT path FROM $TAB WHERE label = 'ref' AND 'Data.db' = ANY (components) ORDER BY md5(path) LIMIT 5")
+expect "round 2: 5 SSTables to touch" "${#touched[@]}" 5
+for p in "${touched[@]}"; do touch -d '2001-02-03 04:05:06' "$p-Data.db"; done
+NEW=(node-17 node-18 node-19 node-20)
+t2=$(date +%s.%N)
+launch round2 "${LABELS[@]}" "${EXTRA[@]}" "${NEW[@]}"
+t3=$(date +%s.%N)
+"$LOAD" -t "$TABLE" --keys --label ref "$SST" >"$LOGS/ref2.log" 2>&1 || bc_die "the second reference load failed: $(cat "$LOGS/ref2.log")"
+expect "round 2: the reference reloads the 5 touched" "$(summary_of "$LOGS/ref2.log")" "$N 5 $((N - 5)) 0 0"
+want=()
+for l in "${LABELS[@]}"; do want+=("$l=5"); done
+for l in "${NEW[@]}"; do want+=("$l=$N"); done
+check_round "round 2" "${want[@]}"
+expect "round 2: every label's rows and keys are the reference's, each once" "$(differ_from_ref)" ""
+expect "round 2: the touched SSTables have their new time in every label" "$(q -c "
+	SELECT count(*) FROM $TAB WHERE modified = '2001-02-03 04:05:06'::timestamp::timestamptz")" "$((21 * 5))"
+expect "round 2: 20 labels" "$(q -c "SELECT count(DISTINCT label) FROM $TAB WHERE label <> 'ref'")" 20
+
+awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$N" -v k="$REF_KEYS" 'BEGIN {
+	printf "    round 1: 20 runs (16 labels) in %.1f s; round 2: 24 runs (20 labels) in %.1f s; %d SSTables and %d keys a label\n", b - a, d - c, n, k }'
+
+if [[ -z $HOST ]]; then
+	bc_cluster_stop || FAILED=$((FAILED + 1))
+fi
+printf 'fleet: %d passed, %d failed\n' "$PASSED" "$FAILED"
+((FAILED == 0))
