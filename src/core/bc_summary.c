@@ -135,7 +135,9 @@ bc_summary_parse(const char *version, size_t vlen,
 			 * max_index_interval: "Rebuilding index summary") and never
 			 * writes more than 128 or less than 1.  The entry count at
 			 * full sampling is not checked by any reader (Cassandra keeps
-			 * it for resampling only, ScyllaDB writes 0): it is reported
+			 * it for resampling only, ScyllaDB writes
+			 * ceil(partitions / min_index_interval) - 1, from seal_summary: 0 for
+			 * small SSTables, one less than Cassandra's otherwise): it is reported
 			 * as stored.
 			 */
 			if (s->sampling_level < 1 || s->sampling_level > FULL_SAMPLING)

@@ -3,7 +3,7 @@
  * SSTables of test/data/sstables (MANIFEST.tsv): first and last keys from
  * the manifest, every sampled entry against the SSTable's Index.db; then
  * truncated and crafted, and with ScyllaDB's quirks: a size at full
- * sampling of 0 (ScyllaDB writes no other), bytes after the last key.
+ * sampling of 0 (as ScyllaDB writes it for small SSTables), bytes after the last key.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +130,7 @@ same_summary(const bc_summary *a, const bc_summary *b)
 }
 
 /*
- * ScyllaDB writes 0 as the entry count at full sampling (BE32 at 20, from
+ * ScyllaDB writes 0 for small SSTables as the entry count at full sampling (BE32 at 20, from
  * ka), which no reader checks: a real Summary.db with it zeroed gives the
  * same facts and entries, and a size of 0.  From 3.0 a byte after the last
  * key is ignored, as Cassandra's SSTableReader.loadSummary and ScyllaDB
