@@ -435,9 +435,11 @@ bc_compression_decode(const bc_compression_info *ci, int64_t i,
 	/*
 	 * readChunk: a chunk not shorter than the max compressed length is
 	 * stored as it is (the last one padded up to it); more than a chunk
-	 * does not fit its buffer (BufferOverflowException).
+	 * does not fit its buffer (BufferOverflowException).  The two are
+	 * compared as ints (chunk.length < maxCompressedLength), so a negative
+	 * max compressed length stores every chunk as it is.
 	 */
-	if (stored_len >= (size_t) ci->max_compressed_length)
+	if ((int64_t) stored_len >= (int64_t) ci->max_compressed_length)
 	{
 		if (stored_len < want || stored_len > (size_t) ci->chunk_length)
 			return BC_ERR_COMPRESSION_CORRUPT;

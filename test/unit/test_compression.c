@@ -14,7 +14,8 @@
  * must give back the same bytes, whole and in random ranges; the same for
  * bytes that do not compress (raw chunks, the last one padded).  Then damaged
  * inputs: a flipped byte, truncations, offsets out of order or past the
- * file, an unknown compressor, a chunk of the wrong length.
+ * file, an unknown compressor, a chunk of the wrong length; a negative max
+ * compressed length.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -719,6 +720,55 @@ check_damaged(void)
 	free(ci.d);
 }
 
+/*
+ * A negative max compressed length (the fuzz target's model of a chunk,
+ * test/fuzz/fuzz_data.c, flags it): Cassandra compares a chunk's stored
+ * length with it as an int (CompressedChunkReader:
+ * chunk.length < maxCompressedLength is decompressed, anything else copied),
+ * so every chunk is read as it is stored.  The reader compared the two
+ * unsigned and gave LZ4 the raw bytes (BC_ERR_COMPRESSION_CORRUPT).
+ */
+static void
+check_negative_max(void)
+{
+	static const uint8_t raw[16] = {
+		'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'O', 'P'
+	};
+	static const uint32_t maxes[] = {0xffffffffu, 0x80000000u, 0x00000010u};
+	size_t		i;
+
+	for (i = 0; i < sizeof(maxes) / sizeof(maxes[0]); i++)
+	{
+		buf			db = {0},
+					ci = {0};
+		bc_compression_info info;
+		bc_status	st;
+		uint8_t    *out;
+		size_t		out_len = 0;
+
+		put(&db, raw, sizeof(raw));
+		put_be(&db, (uint32_t) crc32(crc32(0L, Z_NULL, 0), raw, sizeof(raw)), 4);
+		put_utf(&ci, "LZ4Compressor", 13);
+		put_be(&ci, 0, 4);		/* no option */
+		put_be(&ci, 16, 4);		/* chunk length */
+		put_be(&ci, maxes[i], 4);	/* max compressed length */
+		put_be(&ci, 16, 8);		/* data length */
+		put_be(&ci, 1, 4);		/* one chunk, at 0 */
+		put_be(&ci, 0, 8);
+		st = bc_compression_parse("na", 2, ci.d, ci.n, db.n, &info);
+		CHECK(st == BC_OK && info.max_compressed_length == (int32_t) maxes[i],
+			  "max compressed length %08x: parse %s", maxes[i], bc_status_message(st));
+		out = read_all(&info, db.d, db.n, NULL, &st, &out_len);
+		CHECK(out != NULL && st == BC_OK && out_len == sizeof(raw) &&
+			  memcmp(out, raw, sizeof(raw)) == 0,
+			  "max compressed length %08x: a raw chunk read as %s", maxes[i],
+			  bc_status_message(st));
+		free(out);
+		free(db.d);
+		free(ci.d);
+	}
+}
+
 void
 suite_compression(void)
 {
@@ -727,6 +777,7 @@ suite_compression(void)
 	check_manifest();
 	check_round_trips();
 	check_damaged();
+	check_negative_max();
 	for (i = 0; i < KEEP; i++)
 	{
 		free(kept[i]);
