@@ -147,7 +147,8 @@ bc_compression_parse(const char *version, size_t version_len,
 				opt_start,
 				i,
 				parts = 0;
-	int			has_max;
+	int			has_max,
+				in_order = 1;
 	int32_t		n;
 	uint32_t	chunk;
 	int64_t		dlen;
@@ -197,6 +198,9 @@ bc_compression_parse(const char *version, size_t version_len,
 			return BC_ERR_COMPRESSION_DICTIONARY;
 		if (part >= 0)
 		{
+			/* ScyllaDB writes part i as the i-th (its options are sorted) */
+			if (part != (long) parts)
+				in_order = 0;
 			parts++;
 			out->dictionary_len += vl;
 		}
@@ -260,10 +264,14 @@ bc_compression_parse(const char *version, size_t version_len,
 
 	if (out->compressor == BC_COMPRESSOR_LZ4_DICTS || out->compressor == BC_COMPRESSOR_ZSTD_DICTS)
 	{
-		/* ScyllaDB's dict_from_options: parts 0 .. n-1, "Missing dictionary part" */
+		/*
+		 * ScyllaDB's dict_from_options: parts 0 .. n-1, "Missing
+		 * dictionary part".  Parts in order are that by themselves; others
+		 * are searched for, each through every option.
+		 */
 		size_t		p;
 
-		for (p = 0; p < parts; p++)
+		for (p = 0; !in_order && p < parts; p++)
 		{
 			size_t		vl;
 			int			dup;
@@ -309,11 +317,45 @@ void
 bc_compression_dictionary(const bc_compression_info *ci, uint8_t *buf)
 {
 	size_t		done = 0,
-				vl;
-	long		part;
+				pos = 0,
+				kl = 0,
+				vl = 0;
+	long		part,
+				next = 0;
 	int			dup;
-	const uint8_t *v;
+	const uint8_t *k = NULL,
+			   *v = NULL;
+	int32_t		i;
 
+	if (ci->dictionary_len == 0)
+		return;					/* none, or not a compressor that has one */
+
+	/* the parts in order, as ScyllaDB writes them: one pass */
+	for (i = 0; i < ci->option_count && next >= 0; i++)
+	{
+		(void) read_utf(ci->options, ci->options_len, &pos, &k, &kl);
+		(void) read_utf(ci->options, ci->options_len, &pos, &v, &vl);
+		part = dict_part(k, kl);
+		if (part >= 0)
+			next = part == next ? next + 1 : -1;
+	}
+	if (next >= 0)
+	{
+		pos = 0;
+		for (i = 0; i < ci->option_count; i++)
+		{
+			(void) read_utf(ci->options, ci->options_len, &pos, &k, &kl);
+			(void) read_utf(ci->options, ci->options_len, &pos, &v, &vl);
+			if (dict_part(k, kl) >= 0 && vl <= ci->dictionary_len - done)
+			{
+				memcpy(buf + done, v, vl);
+				done += vl;
+			}
+		}
+		return;
+	}
+
+	/* in another order: each part searched for */
 	for (part = 0; done < ci->dictionary_len; part++)
 	{
 		v = dict_find(ci, part, &vl, &dup);
