@@ -168,6 +168,8 @@ bc_compression_parse(const char *version, size_t version_len,
 	long		parts = 0,
 				min_part = 0,
 				max_part = -1;
+	int			in_order = 1;
+	size_t		in_order_len = 0;
 	int			has_max;
 	int32_t		n;
 	uint32_t	chunk;
@@ -213,8 +215,6 @@ bc_compression_parse(const char *version, size_t version_len,
 		if ((rc = read_utf(data, len, &pos, &k, &kl)) != BC_OK ||
 			(rc = read_utf(data, len, &pos, &v, &vl)) != BC_OK)
 			return rc;
-		(void) vl;
-
 		/*
 		 * ScyllaDB's make_compressor_for_reading reads the dictionary
 		 * options for every compressor (dict_from_options): a part number
@@ -226,6 +226,11 @@ bc_compression_parse(const char *version, size_t version_len,
 			case -1:
 				return BC_ERR_COMPRESSION_DICTIONARY;
 			case 1:
+				/* in order (0, 1, ...) as ScyllaDB writes them */
+				if (part != parts)
+					in_order = 0;
+				else
+					in_order_len += vl;
 				if (parts++ == 0 || part < min_part)
 					min_part = part;
 				if (part > max_part)
@@ -314,7 +319,11 @@ bc_compression_parse(const char *version, size_t version_len,
 
 		if (parts > 0 && (min_part < 0 || max_part >= parts))
 			return BC_ERR_COMPRESSION_DICTIONARY;
-		for (p = 0; parts > 0 && p <= max_part; p++)
+		/* parts in order are 0 .. parts - 1 by themselves: one pass (each
+		 * searched for through every option would be quadratic) */
+		if (in_order)
+			out->dictionary_len = in_order_len;
+		for (p = 0; !in_order && p <= max_part; p++)
 		{
 			if (dict_find(out, p, &vl) == NULL)
 				return BC_ERR_COMPRESSION_DICTIONARY;
@@ -356,10 +365,38 @@ void
 bc_compression_dictionary(const bc_compression_info *ci, uint8_t *buf)
 {
 	size_t		done = 0,
-				vl;
-	long		part;
-	const uint8_t *v;
+				vl,
+				pos = 0,
+				kl = 0;
+	long		part,
+				next = 0;
+	const uint8_t *v = NULL,
+			   *k = NULL;
+	int32_t		i;
 
+	/* the parts in order, as ScyllaDB writes them: one pass */
+	for (i = 0; i < ci->option_count && next >= 0; i++)
+	{
+		(void) read_utf(ci->options, ci->options_len, &pos, &k, &kl);
+		(void) read_utf(ci->options, ci->options_len, &pos, &v, &vl);
+		if (dict_part(k, kl, &part) == 1)
+			next = part == next ? next + 1 : -1;
+	}
+	if (next >= 0)
+	{
+		pos = 0;
+		for (i = 0; i < ci->option_count; i++)
+		{
+			(void) read_utf(ci->options, ci->options_len, &pos, &k, &kl);
+			(void) read_utf(ci->options, ci->options_len, &pos, &v, &vl);
+			if (dict_part(k, kl, &part) == 1 && vl <= ci->dictionary_len - done)
+			{
+				memcpy(buf + done, v, vl);
+				done += vl;
+			}
+		}
+		return;
+	}
 	for (part = 0; done < ci->dictionary_len; part++)
 	{
 		v = dict_find(ci, part, &vl);
@@ -488,9 +525,11 @@ bc_compression_decode(const bc_compression_info *ci, int64_t i,
 	/*
 	 * readChunk: a chunk not shorter than the max compressed length is
 	 * stored as it is (the last one padded up to it); more than a chunk
-	 * does not fit its buffer (BufferOverflowException).
+	 * does not fit its buffer (BufferOverflowException).  The two are
+	 * compared as ints (chunk.length < maxCompressedLength), so a negative
+	 * max compressed length stores every chunk as it is.
 	 */
-	if (stored_len >= (size_t) ci->max_compressed_length)
+	if ((int64_t) stored_len >= (int64_t) ci->max_compressed_length)
 	{
 		if (stored_len < want || stored_len > (size_t) ci->chunk_length)
 			return BC_ERR_COMPRESSION_CORRUPT;

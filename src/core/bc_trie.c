@@ -393,6 +393,7 @@ bc_trie_iter_next(bc_trie_iter *it, bc_trie_payload *p, int *done)
 					return BC_ERR_TRIE_COUNT;
 				}
 				bc_trie_payload_get(it->t, &n, p);
+				it->leaf_range = n.range;
 				return BC_OK;
 			}
 		}

@@ -155,6 +155,7 @@ typedef struct bc_trie_iter
 	size_t		cap;
 	size_t		depth;			/* frames in use */
 	uint64_t	leaves;
+	int			leaf_range;		/* child slots of the last leaf's node */
 	int			state;			/* 0 running, 1 done, 2 failed */
 } bc_trie_iter;
 

@@ -338,6 +338,16 @@ bc_trie_keys_next(bc_trie_keys *k, const uint8_t **key, size_t *len, int *done)
 		for (i = 1; i < n; i++)
 			if (bc_key_source_next(&src) != k->it.frames[i].byte)
 				return keys_fail(k, BC_ERR_TRIE_KEY);
+
+		/*
+		 * A leaf with children holds a key only when its form ends there:
+		 * a lookup stops at such a node for a whole key only
+		 * (exactCandidate).  Any other key there would come before the
+		 * keys below it whatever its order.  (ms: its form past the
+		 * token is not known.)
+		 */
+		if (!k->s->typed_keys && k->it.leaf_range > 0 && bc_key_source_next(&src) >= 0)
+			return keys_fail(k, BC_ERR_TRIE_KEY);
 	}
 	*key = k->key;
 	*len = klen;

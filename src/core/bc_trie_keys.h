@@ -126,8 +126,9 @@ void		bc_trie_sstable_frames(bc_trie_sstable *s, bc_trie_frame *frames, size_t c
  * Every partition key in the SSTable's order (token order), one a call of
  * bc_trie_keys_next: the leaves of the trie, and each one's key read whole
  * from Rows.db or Data.db.  Each key's byte-comparable form must start
- * with its leaf's prefix (BC_ERR_TRIE_KEY otherwise; for ms its token part),
- * which also makes the keys strictly increasing.  At the end, the number
+ * with its leaf's prefix, and be that prefix whole at a leaf with children
+ * (BC_ERR_TRIE_KEY otherwise; for ms, only the prefix's token part is
+ * checked), which also makes the keys strictly increasing.  At the end, the number
  * of keys must be the footer's (BC_ERR_TRIE_COUNT).  Memory: this
  * structure (one key) and the caller's frames.
  */

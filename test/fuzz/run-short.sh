@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
-# test/fuzz/run-short.sh - build the libFuzzer target test/fuzz/fuzz_codec.c
-# and fuzz the bloomcass core for a bounded time.
+# test/fuzz/run-short.sh - build the libFuzzer target of test/fuzz/*.c
+# (fuzz_core) and fuzz the bloomcass core for a bounded time.
 #
 #   bash test/fuzz/run-short.sh                  # 60 s
 #   FUZZ_SECONDS=30 bash test/fuzz/run-short.sh
@@ -14,15 +14,18 @@
 #                  runs grew in $FUZZ_OUT/corpus/work
 #   CC             the compiler (default clang)
 #
-# It builds $FUZZ_OUT/fuzz_codec, writes the seeds to $FUZZ_OUT/corpus/seed
-# (every *.db / *.bin file of test/data/real-filters and test/data/vectors
-# as a Filter.db image, as the bloom
-# type's binary form 01 00 00 00 + bytes and as its \x hex text form, plus
-# file names and numbers; a few real Statistics.db, Index.db and Summary.db
-# files per SSTable version with the two bytes that select their version,
-# the BTI SSTables' Partitions.db as they are, and folder/component names of
-# the real SSTables), fuzzes with $FUZZ_OUT/corpus/work as the growing
-# corpus, and ends with one line
+# It builds $FUZZ_OUT/fuzz_core from src/core/*.c and test/fuzz/*.c
+# (linked with liblz4, libsnappy, zlib and libzstd), writes the seeds to
+# $FUZZ_OUT/corpus/seed (every *.db / *.bin file of test/data/real-filters
+# and test/data/vectors as a Filter.db image, as the bloom type's binary
+# form 01 00 00 00 + bytes and as its \x hex text form, plus file names and
+# numbers; real Statistics.db, Index.db, Summary.db and CompressionInfo.db
+# files with the two bytes that select their version, Summary.db/Index.db
+# pairs, the trie-indexed SSTables' Partitions.db as they are and with
+# their Rows.db, CompressionInfo.db and Data.db, folder/component names of
+# the real SSTables, and crafted inputs; those over -max_len are listed in
+# $FUZZ_OUT/corpus/left-out.tsv), fuzzes with $FUZZ_OUT/corpus/work as the
+# growing corpus, and ends with one line
 #
 #   fuzz: N runs, 0 crashes in S s
 #
@@ -44,7 +47,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 OUT=${FUZZ_OUT:-build/fuzz}
 CC=${CC:-clang}
 MAX_LEN=65536
-BIN=$OUT/fuzz_codec
+BIN=$OUT/fuzz_core
 SEED=$OUT/corpus/seed
 WORK=$OUT/corpus/work
 ART=$OUT/artifacts
@@ -89,7 +92,7 @@ rm -f "$OUT/probe" "$OUT/probe.c" "$OUT/probe.log"
 say "building $BIN"
 "$CC" -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
 	"${SAN_FLAGS[@]}" -Wall -Wextra -Werror \
-	-Isrc/core src/core/*.c test/fuzz/fuzz_codec.c -llz4 -lsnappy -lz -lzstd -lm -o "$BIN" ||
+	-Isrc/core src/core/*.c test/fuzz/*.c -llz4 -lsnappy -lz -lzstd -lm -o "$BIN" ||
 	die "build of $BIN failed"
 
 # ---------------------------------------------------------------------------
@@ -112,11 +115,14 @@ fi
 
 nseed=0
 nskip=0
+LEFT_OUT=$OUT/corpus/left-out.tsv # the seeds over -max_len, and their sizes
+: >"$LEFT_OUT"
 # put_seed NAME: stdin to $SEED/NAME unless it exceeds -max_len (call it
 # with a redirection, not at the end of a pipeline, so the counts survive)
 put_seed() {
 	cat >"$SEED/$1"
 	if (($(stat -c %s "$SEED/$1") > MAX_LEN)); then
+		printf '%s\t%s\n' "$1" "$(stat -c %s "$SEED/$1")" >>"$LEFT_OUT"
 		rm -f "$SEED/$1"
 		nskip=$((nskip + 1))
 	else
@@ -156,11 +162,24 @@ for value in 1E2147483647 1E-2147483648 1E2147483648 1E-2147483649 \
 	put_seed "edge-$j" < <(printf '%s' "$value")
 done
 
-# Statistics.db, Index.db and Summary.db of the real SSTables, prefixed with
-# the stages' two bytes: the version's index in fuzz_codec.c's
-# fuzz_versions (same order below) and a chunking byte for the Index.db
-# cursor; at most 3 files per version and component.  Plus one component
-# name per SSTable with its table folder in front (dir/name).
+# The real SSTables' files in the stages' formats (test/fuzz/README.md):
+#   - Statistics.db, Index.db and Summary.db prefixed with the version's
+#     index in fuzz_main.c's fuzz_versions (same order below) and a
+#     chunking byte for the Index.db cursor; at most 3 files per version
+#     and component;
+#   - CompressionInfo.db with the same two bytes and, when the two fit
+#     -max_len, Data.db after it; at most 3 per version;
+#   - Summary.db and Index.db as a pair: the version's index, the
+#     partitioner (0 Murmur3, 1 ByteOrdered, 3 any other: no order), the
+#     BE16 length of Summary.db, the two files; at most 2 per version and
+#     partitioner;
+#   - every trie-indexed SSTable's Partitions.db as it is, and its
+#     Partitions.db, Rows.db, CompressionInfo.db and Data.db in one input:
+#     a selector byte (the version: da 0, bb 1; 4: ByteOrdered; 16: a
+#     CompressionInfo.db), a reader byte (0), each part after its BE16
+#     length but Data.db, the rest;
+# plus one component name per SSTable with its table folder in front
+# (dir/name).  Files over -max_len are left out.
 FUZZ_VERSIONS=(ia ib ic ja jb ka la lb ma mb mc md me ms mt na nb nc oa da bb)
 declare -A VSEL=() NPER=()
 for ((j = 0; j < ${#FUZZ_VERSIONS[@]}; j++)); do
@@ -169,7 +188,7 @@ done
 j=0
 nsst=0
 if [[ -f test/data/sstables/MANIFEST.tsv ]]; then
-	while IFS=$'\t' read -r dir desc ver _ _ _ _ comps _; do
+	while IFS=$'\t' read -r dir desc ver fmt _ _ _ comps part _; do
 		[[ $dir == dir || -z $dir ]] && continue
 		nsst=$((nsst + 1))
 		base=test/data/sstables/$dir/$desc
@@ -200,6 +219,52 @@ if [[ -f test/data/sstables/MANIFEST.tsv ]]; then
 			cat "$f" >"$SEED/sst-$nsst-Partitions"
 			nseed=$((nseed + 1))
 		fi
+		case $part in
+		*Murmur3Partitioner) pidx=0 ;;
+		*ByteOrderedPartitioner) pidx=1 ;;
+		*) pidx=3 ;;
+		esac
+		# CompressionInfo.db, then Data.db when both fit
+		f=$base-CompressionInfo.db
+		if [[ -f $f ]] && ((${NPER[$ver-CompressionInfo]:-0} < 3)); then
+			NPER[$ver-CompressionInfo]=$((${NPER[$ver-CompressionInfo]:-0} + 1))
+			j=$((j + 1))
+			printf -v prefix '\\x%02x\\x%02x' "${VSEL[$ver]}" $((j * 37 % 256))
+			put_seed "sst-$nsst-CompressionInfo" < <(printf '%b' "$prefix"
+				cat "$f"
+				if [[ -f $base-Data.db ]] &&
+					(($(stat -c %s "$f") + $(stat -c %s "$base-Data.db") + 2 <= MAX_LEN)); then
+					cat "$base-Data.db"
+				fi)
+		fi
+		# Summary.db and Index.db as a pair, when the two fit
+		if [[ -f $base-Summary.db && -f $base-Index.db ]] &&
+			((${NPER[$ver-$pidx-pair]:-0} < 2)) &&
+			(($(stat -c %s "$base-Summary.db") + $(stat -c %s "$base-Index.db") + 4 <= MAX_LEN)); then
+			NPER[$ver-$pidx-pair]=$((${NPER[$ver-$pidx-pair]:-0} + 1))
+			n=$(stat -c %s "$base-Summary.db")
+			printf -v prefix '\\x%02x\\x%02x\\x%02x\\x%02x' "${VSEL[$ver]}" "$pidx" $((n >> 8)) $((n & 255))
+			put_seed "sst-$nsst-pair" < <(printf '%b' "$prefix"
+				cat "$base-Summary.db" "$base-Index.db")
+		fi
+		# a trie-indexed SSTable's parts in one input
+		if [[ $fmt == bti && ($ver == da || $ver == bb) && -f $base-Data.db ]]; then
+			sel=$((pidx == 1 ? 4 : 0))
+			[[ $ver == bb ]] && sel=$((sel | 1))
+			parts=("$base-Partitions.db" "$base-Rows.db")
+			if [[ -f $base-CompressionInfo.db ]]; then
+				sel=$((sel | 16))
+				parts+=("$base-CompressionInfo.db")
+			fi
+			put_seed "sst-$nsst-trie" < <(printf '%b' "$(printf '\\x%02x\\x00' "$sel")"
+				for f in "${parts[@]}"; do
+					n=0
+					[[ -f $f ]] && n=$(stat -c %s "$f")
+					printf '%b' "$(printf '\\x%02x\\x%02x' $((n >> 8 & 255)) $((n & 255)))"
+					[[ -f $f ]] && cat "$f"
+				done
+				cat "$base-Data.db")
+		fi
 	done <test/data/sstables/MANIFEST.tsv
 fi
 
@@ -209,11 +274,51 @@ put_seed partitions-empty < <(printf '\x00\x00\x00\x00\x00'
 	printf '\x00\x00\x00\x00\x00\x00\x00\x01'
 	printf '\x00%.0s' {1..16})
 
+# CompressionInfo.db of ScyllaDB's compressors with dictionaries (the real
+# files have no options): me's layout, ZstdWithDicts, its two parts out of
+# order around another option; na's, LZ4WithDicts, the parts in order;
+# each followed by a Data.db of one chunk that is not theirs
+utf() {
+	printf '%b' "$(printf '\\x%02x\\x%02x' $((${#1} >> 8)) $((${#1} & 255)))"
+	printf '%s' "$1"
+}
+put_seed cinfo-dict-zstd < <(printf '\x0c\x00'
+	utf ZstdWithDictsCompressor
+	printf '\x00\x00\x00\x03'
+	utf .dictionary.00000001
+	utf world
+	utf crc_check_chance
+	utf 1.0
+	utf .dictionary.00000000
+	utf hello
+	printf '\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x00\x10\x00\x00\x00\x01'
+	printf '\x00%.0s' {1..8}
+	printf 'sixteen bytes ..\x12\x34\x56\x78')
+put_seed cinfo-dict-lz4 < <(printf '\x0f\x00'
+	utf LZ4WithDictsCompressor
+	printf '\x00\x00\x00\x02'
+	utf .dictionary.00000000
+	utf hello
+	utf .dictionary.00000001
+	utf world
+	printf '\x00\x01\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x10\x00\x00\x00\x01'
+	printf '\x00%.0s' {1..8}
+	printf 'sixteen bytes ..\x12\x34\x56\x78')
+
+# the inputs of two findings (test/unit/test_compression.c, check_negative_max;
+# test_trie_keys.c, check_inner_leaf): a chunk of a version with the max
+# compressed length stored as it is, that length negative; and a
+# trie-indexed SSTable whose root holds a key and a child
+put_seed data-negative-max < <(printf '\x09\x00\x83\x00\x00\x10ABCDEFGHIJKLMNOP')
+put_seed trie-inner-leaf < <(printf '\x04\x00\x00\x24\x01\x03\x21\x40\x02\x00\x00\x01\x61\x00\x01\x7a'
+	printf '\x00\x00\x00\x00\x00\x00\x00\x06\x00\x00\x00\x00\x00\x00\x00\x02'
+	printf '\x00\x00\x00\x00\x00\x00\x00\x02\x00\x06\x00\x01\x7a\x00\x01\x61')
+
 # transaction logs as Cassandra writes them, finished and not
 put_seed txn-committed < <(printf 'ADD:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-4-big,0,8][2913358812]\nREMOVE:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-3-big,1700000000000,8][114935137]\nCOMMIT:[,1700000000000,0][2613697770]\n')
 put_seed txn-name < <(printf 'nb_txn_compaction_6a3b3f20-9a94-11e8-a0e6-e9a8e4bb7a4d.log')
 
-say "$nseed seeds from $i files in $SEED ($nskip over $MAX_LEN bytes left out)"
+say "$nseed seeds from $i files in $SEED ($nskip over $MAX_LEN bytes left out: $LEFT_OUT)"
 
 # ---------------------------------------------------------------------------
 # Fuzz

@@ -14,7 +14,8 @@
  * must give back the same bytes, whole and in random ranges; the same for
  * bytes that do not compress (raw chunks, the last one padded).  Then damaged
  * inputs: a flipped byte, truncations, offsets out of order or past the
- * file, an unknown compressor, a chunk of the wrong length.
+ * file, an unknown compressor, a chunk of the wrong length; a negative max
+ * compressed length; ScyllaDB's dictionary parts in and out of order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -788,6 +789,163 @@ check_damaged(void)
 	free(ci.d);
 }
 
+/*
+ * A negative max compressed length (the fuzz target's model of a chunk,
+ * test/fuzz/fuzz_data.c, flags it): Cassandra compares a chunk's stored
+ * length with it as an int (CompressedChunkReader:
+ * chunk.length < maxCompressedLength is decompressed, anything else copied),
+ * so every chunk is read as it is stored.  The reader compared the two
+ * unsigned and gave LZ4 the raw bytes (BC_ERR_COMPRESSION_CORRUPT).
+ */
+static void
+check_negative_max(void)
+{
+	static const uint8_t raw[16] = {
+		'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L', 'M', 'N', 'O', 'P'
+	};
+	static const uint32_t maxes[] = {0xffffffffu, 0x80000000u, 0x00000010u};
+	size_t		i;
+
+	for (i = 0; i < sizeof(maxes) / sizeof(maxes[0]); i++)
+	{
+		buf			db = {0},
+					ci = {0};
+		bc_compression_info info;
+		bc_status	st;
+		uint8_t    *out;
+		size_t		out_len = 0;
+
+		put(&db, raw, sizeof(raw));
+		put_be(&db, (uint32_t) crc32(crc32(0L, Z_NULL, 0), raw, sizeof(raw)), 4);
+		put_utf(&ci, "LZ4Compressor", 13);
+		put_be(&ci, 0, 4);		/* no option */
+		put_be(&ci, 16, 4);		/* chunk length */
+		put_be(&ci, maxes[i], 4);	/* max compressed length */
+		put_be(&ci, 16, 8);		/* data length */
+		put_be(&ci, 1, 4);		/* one chunk, at 0 */
+		put_be(&ci, 0, 8);
+		st = bc_compression_parse("na", 2, ci.d, ci.n, db.n, &info);
+		CHECK(st == BC_OK && info.max_compressed_length == (int32_t) maxes[i],
+			  "max compressed length %08x: parse %s", maxes[i], bc_status_message(st));
+		out = read_all(&info, db.d, db.n, NULL, &st, &out_len);
+		CHECK(out != NULL && st == BC_OK && out_len == sizeof(raw) &&
+			  memcmp(out, raw, sizeof(raw)) == 0,
+			  "max compressed length %08x: a raw chunk read as %s", maxes[i],
+			  bc_status_message(st));
+		free(out);
+		free(db.d);
+		free(ci.d);
+	}
+}
+
+/*
+ * ScyllaDB's dictionary parts in order (as it writes them: one pass over
+ * the options) and out of order (each part searched for) give the same
+ * dictionary; a part given twice keeps its first value (dict_from_options),
+ * one missing is refused either way.  5000
+ * parts of a byte each (found by fuzzing: searching each part through
+ * every option took seconds).
+ */
+static void
+check_dictionary_parts(void)
+{
+	static const struct
+	{
+		const char *what;
+		int			order[4];	/* the parts' numbers, as written; -1 ends */
+		bc_status	st;
+	}			cases[] = {
+		{"in order", {0, 1, 2, -1}, BC_OK},
+		{"out of order", {1, 2, 0, -1}, BC_OK},
+		{"part 0 twice (its first value kept)", {0, 0, 1, 2}, BC_OK},
+		{"part 1 missing", {0, 2, -1}, BC_ERR_COMPRESSION_DICTIONARY},
+	};
+	static const uint8_t none[8] = {0};
+	size_t		i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		buf			b = {0};
+		bc_compression_info info;
+		bc_status	st;
+		int			n = 0,
+					j;
+
+		while (n < 4 && cases[i].order[n] >= 0)
+			n++;
+		put_utf(&b, "ZstdWithDictsCompressor", 23);
+		put_be(&b, (uint64_t) n + 1, 4);
+		put_utf(&b, "crc_check_chance", 16);
+		put_utf(&b, "1.0", 3);
+		for (j = 0; j < n; j++)
+		{
+			char		key[32],
+						val[8];
+
+			snprintf(key, sizeof(key), ".dictionary.%08d", cases[i].order[j]);
+			snprintf(val, sizeof(val), "<%d>", cases[i].order[j]);
+			put_utf(&b, key, strlen(key));
+			put_utf(&b, val, 3);
+		}
+		put_be(&b, 4096, 4);
+		put_be(&b, 10, 8);
+		put_be(&b, 1, 4);
+		put(&b, none, 8);
+		st = bc_compression_parse("me", 2, b.d, b.n, 100, &info);
+		CHECK(st == cases[i].st, "dictionary %s: %s", cases[i].what, bc_status_message(st));
+		if (st == BC_OK)
+		{
+			uint8_t		d[16];
+
+			memset(d, 0, sizeof(d));
+			bc_compression_dictionary(&info, d);
+			CHECK(info.dictionary_len == 9 && memcmp(d, "<0><1><2>\0", 10) == 0,
+				  "dictionary %s: %zu bytes %.9s", cases[i].what, info.dictionary_len, d);
+		}
+		free(b.d);
+	}
+
+	/* 5000 parts of a byte, in order and then the first two swapped */
+	{
+		buf			b = {0};
+		bc_compression_info info;
+		uint8_t    *d = malloc(5000);
+		int			j,
+					swap;
+
+		for (swap = 0; swap < 2; swap++)
+		{
+			int			ok = 1;
+
+			b.n = 0;
+			put_utf(&b, "LZ4WithDictsCompressor", 22);
+			put_be(&b, 5000, 4);
+			for (j = 0; j < 5000; j++)
+			{
+				char		key[32];
+				int			no = swap && j < 2 ? 1 - j : j;
+				uint8_t		v = (uint8_t) (no * 7);
+
+				snprintf(key, sizeof(key), ".dictionary.%08d", no);
+				put_utf(&b, key, strlen(key));
+				put_utf(&b, &v, 1);
+			}
+			put_be(&b, 4096, 4);
+			put_be(&b, 10, 8);
+			put_be(&b, 1, 4);
+			put(&b, none, 8);
+			CHECK(bc_compression_parse("me", 2, b.d, b.n, 100, &info) == BC_OK &&
+				  info.dictionary_len == 5000, "5000 parts (swapped %d)", swap);
+			bc_compression_dictionary(&info, d);
+			for (j = 0; j < 5000; j++)
+				ok &= d[j] == (uint8_t) (j * 7);
+			CHECK(ok, "5000 parts (swapped %d): the dictionary", swap);
+		}
+		free(d);
+		free(b.d);
+	}
+}
+
 void
 suite_compression(void)
 {
@@ -796,6 +954,8 @@ suite_compression(void)
 	check_manifest();
 	check_round_trips();
 	check_damaged();
+	check_negative_max();
+	check_dictionary_parts();
 	for (i = 0; i < KEEP; i++)
 	{
 		free(kept[i]);

@@ -1,0 +1,567 @@
+/*
+ * fuzz_lookup.c - the partitioners' key order (bc_partitioner.c) and
+ * exact lookups in BIG SSTables (bc_lookup.c):
+ *
+ *   - the input as a partitioner's class name (bc_partitioner_of,
+ *     bc_partitioner_from_name), and bc_decorated_cmp of keys taken from
+ *     the input under each partitioner against a reference of
+ *     DecoratedKey.compareTo (RandomPartitioner with a stand-in for MD5);
+ *   - the input as <version selector> <partitioner> <BE16 length>
+ *     <Summary.db> <Index.db>: bc_big_lookup of keys from the input, of
+ *     the Index.db's and Summary.db's own keys, through readers over the
+ *     two parts (no crash; statuses in range; Summary.db read O(log n)
+ *     times; a key found is in Index.db after its length; with no order
+ *     to search by, or a well-ordered Index.db read from its start, the
+ *     answer is the Index.db's entries');
+ *   - a valid pair synthesized from keys of the input (sorted under the
+ *     partitioner, sampled every interval, with promoted indexes and at
+ *     sampling levels below 128): every key found within one sampling
+ *     interval, and every answer that of a linear scan by bc_index_parse.
+ */
+#include <string.h>
+
+#include "bc_endian.h"
+#include "bc_index.h"
+#include "bc_lookup.h"
+#include "bc_murmur3.h"
+#include "bc_partitioner.h"
+#include "bc_status.h"
+#include "bc_summary.h"
+#include "bc_trie_keys.h"
+#include "fuzz.h"
+
+/* keys of a synthesized SSTable, at most, and their longest; Index.db
+ * entries compared with the answers, at most */
+#define LOOKUP_MAX_KEYS 64
+#define LOOKUP_KEY_MAX 32
+#define LOOKUP_MAX_ENTRIES 4096
+
+/* RandomPartitioner's token is the MD5 of the key, from the caller: any
+ * function of the key gives an order; murmur3's two halves here */
+static void
+fake_md5(const void *data, size_t len, uint8_t out[16])
+{
+	int64_t		h1,
+				h2;
+
+	bc_murmur3(data, len, &h1, &h2);
+	bc_put_be64(out, (uint64_t) h1);
+	bc_put_be64(out + 8, (uint64_t) h2);
+}
+
+static int
+bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+	size_t		i;
+
+	for (i = 0; i < al && i < bl; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return al < bl ? -1 : al > bl;
+}
+
+/* new BigInteger(md5).abs() as an unsigned 128-bit number (hi, lo) */
+static void
+random_token(const uint8_t *k, size_t n, uint64_t *hi, uint64_t *lo)
+{
+	uint8_t		d[16];
+
+	fake_md5(k, n, d);
+	*hi = bc_get_be64(d);
+	*lo = bc_get_be64(d + 8);
+	if (*hi >> 63)
+	{
+		*lo = ~*lo + 1;
+		*hi = ~*hi + (*lo == 0);
+	}
+}
+
+/* DecoratedKey.compareTo: the tokens, then the bytes; 2 for no order */
+static int
+ref_cmp(bc_partitioner p, int md5, const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+	if (p == BC_PARTITIONER_MURMUR3)
+	{
+		int64_t		ta = bc_token(a, al),
+					tb = bc_token(b, bl);
+
+		if (ta != tb)
+			return ta < tb ? -1 : 1;
+	}
+	else if (p == BC_PARTITIONER_RANDOM && md5)
+	{
+		uint64_t	ah,
+					alo,
+					bh,
+					blo;
+
+		random_token(a, al, &ah, &alo);
+		random_token(b, bl, &bh, &blo);
+		if (ah != bh)
+			return ah < bh ? -1 : 1;
+		if (alo != blo)
+			return alo < blo ? -1 : 1;
+	}
+	else if (p != BC_PARTITIONER_BYTE_ORDERED)
+		return bytes_cmp(a, al, b, bl) == 0 ? 0 : 2;
+	return bytes_cmp(a, al, b, bl);
+}
+
+void
+fuzz_partitioner(const uint8_t *data, size_t len, const key_ref *keys, int nkeys)
+{
+	static const char *const names[] = {
+		"Murmur3Partitioner", "RandomPartitioner", "ByteOrderedPartitioner"
+	};
+	const char *s = (const char *) data;
+	const char *last = s;
+	bc_partitioner want = BC_PARTITIONER_OTHER,
+				got;
+	size_t		i,
+				ll;
+	int			a,
+				b,
+				p;
+
+	for (i = 0; i < len; i++)
+		if (s[i] == '.')
+			last = s + i + 1;
+	ll = len - (size_t) (last - s);
+	for (i = 0; i < 3; i++)
+		if (ll == strlen(names[i]) && memcmp(last, names[i], ll) == 0)
+			want = (bc_partitioner) (i + 1);
+	CHECK(bc_partitioner_of(s, len) == want);
+	CHECK(bc_partitioner_from_name(s, len, &got) ==
+		  (want == BC_PARTITIONER_MURMUR3 || want == BC_PARTITIONER_BYTE_ORDERED ?
+		   BC_OK : BC_ERR_TRIE_ENCODING) && got == want);
+
+	/* md5 matters to RandomPartitioner only; each pair once, both ways */
+	for (p = 0; p < 5; p++)
+		for (a = 0; a < nkeys; a++)
+			for (b = a; b < nkeys; b++)
+			{
+				bc_partitioner pp = p == 4 ? BC_PARTITIONER_RANDOM : (bc_partitioner) p;
+				int			md5 = p == 4;
+				int			c = bc_decorated_cmp(pp, md5 ? fake_md5 : NULL, keys[a].p,
+												 keys[a].len, keys[b].p, keys[b].len);
+				int			r = bc_decorated_cmp(pp, md5 ? fake_md5 : NULL, keys[b].p,
+												 keys[b].len, keys[a].p, keys[a].len);
+				int			m = ref_cmp(pp, md5, keys[a].p, keys[a].len, keys[b].p, keys[b].len);
+
+				CHECK(m == 2 ? c == 2 : (c > 0) - (c < 0) == m);
+				CHECK(c == 2 ? r == 2 : (r > 0) - (r < 0) == -((c > 0) - (c < 0)));
+			}
+}
+
+/* ---- lookups -------------------------------------------------------- */
+
+typedef struct entries
+{
+	size_t		n;
+	const uint8_t *k[LOOKUP_MAX_ENTRIES];
+	size_t		l[LOOKUP_MAX_ENTRIES];
+	int			sorted;			/* in the partitioner's order */
+	bc_partitioner p;
+	int			md5;
+} entries;
+
+static int
+collect(const bc_index_entry *e, void *arg)
+{
+	entries    *es = arg;
+
+	if (es->n > 0 && ref_cmp(es->p, es->md5, es->k[es->n - 1], es->l[es->n - 1],
+							 e->key, e->key_len) >= 0)
+		es->sorted = 0;
+	es->k[es->n] = e->key;
+	es->l[es->n++] = e->key_len;
+	return es->n == LOOKUP_MAX_ENTRIES;
+}
+
+static int
+has_entry(const entries *es, const uint8_t *k, size_t l)
+{
+	size_t		i;
+
+	for (i = 0; i < es->n; i++)
+		if (es->l[i] == l && memcmp(es->k[i], k, l) == 0)
+			return 1;
+	return 0;
+}
+
+/* key after its BE16 length somewhere in Index.db */
+static int
+in_index(const uint8_t *idx, size_t n, const uint8_t *k, size_t l)
+{
+	size_t		o;
+
+	for (o = 0; o + 2 + l <= n; o++)
+		if (idx[o] == (uint8_t) (l >> 8) && idx[o + 1] == (uint8_t) l &&
+			memcmp(idx + o + 2, k, l) == 0)
+			return 1;
+	return 0;
+}
+
+/* one lookup: the status (checked), *found */
+static bc_status
+lookup(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size_t il,
+	   const char *v, bc_partitioner p, int md5, const uint8_t *k, size_t kl,
+	   uint8_t *scratch, int *found, bc_lookup_stats *stats)
+{
+	fuzz_mem	ms,
+				mi;
+	bc_reader	rs = fuzz_mem_open(&ms, sum, sl),
+				ri = fuzz_mem_open(&mi, idx, il);
+	bc_status	st;
+
+	*found = -1;
+	st = bc_big_lookup(with_summary ? &rs : NULL, &ri, v, strlen(v), p, md5 ? fake_md5 : NULL,
+					   k, kl, scratch, found, stats);
+	CHECK(st == BC_OK || st == BC_ERR_VERSION_UNKNOWN || st == BC_ERR_VERSION_UNSUPPORTED ||
+		  st == BC_ERR_INDEX_BTI || st == BC_ERR_INDEX_TRUNCATED || st == BC_ERR_INDEX_LENGTH ||
+		  st == BC_ERR_SUMMARY_TRUNCATED || st == BC_ERR_SUMMARY_FORMAT);
+	CHECK(*found == 0 || *found == 1);
+	CHECK(st == BC_OK || !*found);
+	CHECK(stats->bounded == 0 || stats->bounded == 1);
+	if (stats->bounded)
+		CHECK(with_summary && (p == BC_PARTITIONER_MURMUR3 || p == BC_PARTITIONER_BYTE_ORDERED ||
+							   (p == BC_PARTITIONER_RANDOM && md5)));
+	/* a binary search: a header, two reads a probe, three samples */
+	CHECK(stats->summary_reads == ms.reads && stats->summary_reads <= 1 + 2 * 33 + 6);
+	CHECK(stats->index_reads == mi.reads && stats->index_entries <= il / 3 + 1);
+	if (*found)
+		CHECK(in_index(idx, il, k, kl));
+	return st;
+}
+
+/* the input as <v> <p> <BE16 Summary.db length> <Summary.db> <Index.db> */
+static void
+arbitrary_pair(const uint8_t *data, size_t len, const key_ref *keys, int nkeys,
+			   uint8_t *scratch)
+{
+	const fuzz_version *fv = pick_version(data, len);
+	uint8_t		sel = data[1];
+	bc_partitioner p = (bc_partitioner) (sel & 3);
+	int			md5 = (sel >> 2) & 1,
+				with_summary = !((sel >> 3) & 1),
+				ordered = p != BC_PARTITIONER_OTHER && !(p == BC_PARTITIONER_RANDOM && !md5);
+	size_t		sl = ((size_t) data[2] << 8) | data[3];
+	const uint8_t *sum = data + 4,
+			   *idx;
+	size_t		il;
+	entries    *es = xmalloc(sizeof(entries));
+	uint64_t	nk = 0;
+	bc_status	ist;
+	bc_summary	s;
+	int			i,
+				found;
+	bc_lookup_stats stats;
+
+	if (sl > len - 4)
+		sl = len - 4;
+	idx = sum + sl;
+	il = len - 4 - sl;
+	es->n = 0;
+	es->sorted = 1;
+	es->p = p;
+	es->md5 = md5;
+	ist = bc_index_parse(fv->v, strlen(fv->v), idx, il, collect, es, &nk);
+	/* the whole Index.db was read, without error */
+	ist = ist == BC_OK && nk < LOOKUP_MAX_ENTRIES ? BC_OK : BC_ERR_INDEX_TRUNCATED;
+
+	for (i = 0; i < nkeys + (int) es->n && i < nkeys + 8; i++)
+	{
+		const uint8_t *k = i < nkeys ? keys[i].p : es->k[i - nkeys];
+		size_t		kl = i < nkeys ? keys[i].len : es->l[i - nkeys];
+		bc_status	st = lookup(sum, sl, with_summary, idx, il, fv->v, p, md5, k, kl,
+								scratch, &found, &stats);
+
+		if (fv->era < 0)
+			CHECK(st != BC_OK);
+		/* Index.db read from its start: every entry's key compared */
+		if (ist == BC_OK && (!ordered || (es->sorted && (!with_summary ||
+														  fv->era == BC_INDEX_ERA_12))))
+			CHECK(st == BC_OK && found == has_entry(es, k, kl) && !stats.bounded);
+	}
+	/* the keys Summary.db samples */
+	if (bc_summary_parse(fv->v, strlen(fv->v), sum, sl, &s) == BC_OK)
+		for (i = 0; i < s.count && i < 4; i++)
+		{
+			const uint8_t *k;
+			size_t		kl;
+			int64_t		off;
+
+			CHECK(bc_summary_entry(&s, i, &k, &kl, &off) == BC_OK);
+			(void) lookup(sum, sl, with_summary, idx, il, fv->v, p, md5, k, kl, scratch,
+						  &found, &stats);
+		}
+	free(es);
+}
+
+/* ---- a valid pair --------------------------------------------------- */
+
+typedef struct wr
+{
+	uint8_t    *d;
+	size_t		n;
+} wr;
+
+static void
+w_bytes(wr *w, const void *p, size_t n)
+{
+	if (n > 0)
+		memcpy(w->d + w->n, p, n);
+	w->n += n;
+}
+
+static void
+w_be(wr *w, uint64_t v, int bytes)
+{
+	int			i;
+
+	for (i = 0; i < bytes; i++)
+		w->d[w->n++] = (uint8_t) (v >> (8 * (bytes - 1 - i)));
+}
+
+static void
+w_le(wr *w, uint64_t v, int bytes)
+{
+	int			i;
+
+	for (i = 0; i < bytes; i++)
+		w->d[w->n++] = (uint8_t) (v >> (8 * i));
+}
+
+/* Cassandra's unsigned vint: n leading one bits, then 7n + 7 bits */
+static void
+w_uvint(wr *w, uint64_t v)
+{
+	int			n = 0;
+
+	while (n < 8 && v >> (7 * n + 7) != 0)
+		n++;
+	if (n == 8)
+		w->d[w->n++] = 0xff;
+	else
+		w->d[w->n++] = (uint8_t) ((0xff00u >> n) & 0xff) | (uint8_t) (v >> (8 * n));
+	w_be(w, v, n);
+}
+
+static bc_partitioner sort_p;
+static int	sort_md5;
+
+static int
+key_order(const void *a, const void *b)
+{
+	const key_ref *x = a,
+			   *y = b;
+	int			c = ref_cmp(sort_p, sort_md5, x->p, x->len, y->p, y->len);
+
+	return c == 2 ? bytes_cmp(x->p, x->len, y->p, y->len) : c;
+}
+
+static const char *const big_versions[] = {
+	"ia", "ic", "ja", "jb", "ka", "la", "lb", "ma", "mc", "me", "na", "nb", "nc", "oa"
+};
+
+static void
+valid_pair(const uint8_t *data, size_t len, const key_ref *probes, int nprobes,
+		   uint8_t *scratch)
+{
+	const char *v = big_versions[data[0] % (sizeof(big_versions) / sizeof(big_versions[0]))];
+	bc_index_era era;
+	uint8_t		sel = data[1];
+	bc_partitioner p = (bc_partitioner) (sel & 3);
+	int			md5 = (sel >> 2) & 1,
+				ordered = p != BC_PARTITIONER_OTHER && !(p == BC_PARTITIONER_RANDOM && !md5);
+	int32_t		interval = 1 + (data[2] & 7),
+				level = 128 >> ((data[2] >> 3) & 3),
+				step;
+	key_ref    *k = xmalloc(LOOKUP_MAX_KEYS * sizeof(key_ref));
+	uint64_t   *ioff = xmalloc(LOOKUP_MAX_KEYS * sizeof(uint64_t));
+	size_t		n = 0,
+				pos = 4,
+				i,
+				j,
+				nsamples;
+	wr			idx,
+				sum;
+	entries    *es = xmalloc(sizeof(entries));
+	uint64_t	nk = 0,
+				position = 0;
+	bc_summary	s;
+	bc_lookup_stats stats;
+	int			found;
+
+	CHECK(bc_index_era_lookup(v, 2, &era) == BC_OK);
+	if (era == BC_INDEX_ERA_12 || era == BC_INDEX_ERA_20)
+		level = 128;
+	step = interval * 128 / level;
+	/* keys: a length byte (0 .. 32) then the key, to the end */
+	while (pos < len && n < LOOKUP_MAX_KEYS)
+	{
+		size_t		kl = data[pos++] % (LOOKUP_KEY_MAX + 1);
+
+		if (kl > len - pos)
+			kl = len - pos;
+		k[n].p = data + pos;
+		k[n++].len = kl;
+		pos += kl;
+	}
+	sort_p = p;
+	sort_md5 = md5;
+	qsort(k, n, sizeof(key_ref), key_order);
+	for (i = j = 0; i < n; i++)
+		if (j == 0 || key_order(&k[j - 1], &k[i]) != 0)
+			k[j++] = k[i];
+	n = j;
+	if (n == 0)
+		goto out;
+
+	/* Index.db: promoted indexes of 0 .. 31 bytes, positions increasing */
+	idx.d = xmalloc(n * (2 + LOOKUP_KEY_MAX + 18 + 31));
+	idx.n = 0;
+	for (i = 0; i < n; i++)
+	{
+		size_t		promoted = k[i].len > 0 ? k[i].p[0] % 32 : 0;
+
+		ioff[i] = idx.n;
+		position += 1 + promoted + k[i].len;
+		w_be(&idx, k[i].len, 2);
+		w_bytes(&idx, k[i].p, k[i].len);
+		if (era == BC_INDEX_ERA_30)
+		{
+			w_uvint(&idx, position);
+			w_uvint(&idx, promoted);
+		}
+		else
+		{
+			w_be(&idx, position, 8);
+			w_be(&idx, promoted, 4);
+		}
+		memset(idx.d + idx.n, 0xa5, promoted);
+		idx.n += promoted;
+	}
+
+	/* Summary.db: every step-th entry, then the first and last keys */
+	nsamples = (n + (size_t) step - 1) / (size_t) step;
+	sum.d = xmalloc(24 + nsamples * (12 + 4 + LOOKUP_KEY_MAX + 8) + 2 * (4 + LOOKUP_KEY_MAX));
+	sum.n = 0;
+	w_be(&sum, (uint64_t) interval, 4);
+	w_be(&sum, nsamples, 4);
+	if (era == BC_INDEX_ERA_12)
+		for (i = 0; i < n; i += (size_t) step)
+		{
+			w_be(&sum, ioff[i], 8);
+			w_be(&sum, k[i].len, 4);
+			w_bytes(&sum, k[i].p, k[i].len);
+		}
+	else
+	{
+		size_t		region = 4 * nsamples,
+					at;
+
+		for (i = 0; i < n; i += (size_t) step)
+			region += k[i].len + 8;
+		w_be(&sum, region, 8);
+		if (era != BC_INDEX_ERA_20)
+		{
+			w_be(&sum, (uint64_t) level, 4);
+			w_be(&sum, nsamples * 128 / (size_t) level, 4);
+		}
+		at = 4 * nsamples;
+		for (i = 0; i < n; i += (size_t) step)
+		{
+			w_le(&sum, at, 4);
+			at += k[i].len + 8;
+		}
+		for (i = 0; i < n; i += (size_t) step)
+		{
+			w_bytes(&sum, k[i].p, k[i].len);
+			w_le(&sum, ioff[i], 8);
+		}
+	}
+	w_be(&sum, k[0].len, 4);
+	w_bytes(&sum, k[0].p, k[0].len);
+	w_be(&sum, k[n - 1].len, 4);
+	w_bytes(&sum, k[n - 1].p, k[n - 1].len);
+
+	/* the files are what the readers read */
+	es->n = 0;
+	es->sorted = 1;
+	es->p = p;
+	es->md5 = md5;
+	CHECK(bc_index_parse(v, 2, idx.d, idx.n, collect, es, &nk) == BC_OK && es->n == n);
+	CHECK(bc_summary_parse(v, 2, sum.d, sum.n, &s) == BC_OK && (size_t) s.count == nsamples &&
+		  s.first_len == k[0].len && s.last_len == k[n - 1].len && s.tail_len == 0);
+
+	/* every key found, within one sampling interval */
+	for (i = 0; i < n; i++)
+	{
+		CHECK(lookup(sum.d, sum.n, 1, idx.d, idx.n, v, p, md5, k[i].p, k[i].len, scratch,
+					 &found, &stats) == BC_OK && found);
+		CHECK(stats.bounded == (ordered && era != BC_INDEX_ERA_12));
+		if (stats.bounded)
+			CHECK(stats.index_entries <= (uint64_t) step + 1);
+		else
+			CHECK(stats.index_entries == i + 1);
+	}
+	/* keys near them and from the input: the answer of a linear scan */
+	for (i = 0; i < n + (size_t) nprobes && i < 16; i++)
+	{
+		uint8_t		buf[LOOKUP_KEY_MAX + 1];
+		const uint8_t *kp;
+		size_t		kl,
+					t;
+
+		for (t = 0; t < 3; t++)
+		{
+			if (i < (size_t) nprobes)
+			{
+				if (t > 0)
+					break;
+				kp = probes[i].p;
+				kl = probes[i].len;
+			}
+			else
+			{
+				const key_ref *e = &k[i - (size_t) nprobes];
+
+				memcpy(buf, e->p, e->len);
+				kl = e->len;
+				if (t == 0)
+					buf[kl++] = sel;	/* one byte longer */
+				else if (t == 1 && kl > 0)
+					kl--;		/* one byte shorter */
+				else if (kl > 0)
+					buf[kl - 1] ^= (uint8_t) (1 + sel % 255);	/* the last one changed */
+				kp = buf;
+			}
+			CHECK(lookup(sum.d, sum.n, 1, idx.d, idx.n, v, p, md5, kp, kl, scratch, &found,
+						 &stats) == BC_OK);
+			CHECK(found == has_entry(es, kp, kl));
+			/* the same without Summary.db */
+			CHECK(lookup(sum.d, sum.n, 0, idx.d, idx.n, v, p, md5, kp, kl, scratch, &found,
+						 &stats) == BC_OK && found == has_entry(es, kp, kl) && !stats.bounded);
+		}
+	}
+	free(idx.d);
+	free(sum.d);
+out:
+	free(k);
+	free(ioff);
+	free(es);
+}
+
+void
+fuzz_lookup(const uint8_t *data, size_t len, const key_ref *keys, int nkeys)
+{
+	uint8_t    *scratch;
+
+	if (len < 4)
+		return;
+	scratch = xmalloc(BC_LOOKUP_SCRATCH);
+	arbitrary_pair(data, len, keys, nkeys, scratch);
+	valid_pair(data, len, keys, nkeys, scratch);
+	free(scratch);
+}
