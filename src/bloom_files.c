@@ -180,6 +180,17 @@ bloom_file_close(BloomFile *f)
 uint8 *
 bloom_file_read_all(const char *path, size_t max, size_t *len, char **err)
 {
+	return bloom_file_read_all_after(path, 0, max, len, err);
+}
+
+/*
+ * The same in an allocation of room + the file's size bytes, the file read
+ * after the first room bytes (left as they are, for the caller's header):
+ * a value is made where its bytes are read, without a copy.
+ */
+uint8 *
+bloom_file_read_all_after(const char *path, size_t room, size_t max, size_t *len, char **err)
+{
 	BloomFile	f;
 	uint8	   *buf;
 	uint8		extra;
@@ -199,8 +210,8 @@ bloom_file_read_all(const char *path, size_t max, size_t *len, char **err)
 						(long long) f.size, max);
 		return NULL;
 	}
-	buf = (uint8 *) palloc_extended(Max(f.size, 1), MCXT_ALLOC_HUGE);
-	if (!bloom_file_read(&f, 0, buf, (size_t) f.size, &got, err))
+	buf = (uint8 *) palloc_extended(room + Max(f.size, 1), MCXT_ALLOC_HUGE);
+	if (!bloom_file_read(&f, 0, buf + room, (size_t) f.size, &got, err))
 	{
 		bloom_file_close(&f);
 		pfree(buf);

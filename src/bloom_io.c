@@ -76,6 +76,32 @@ bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order or
 	return b;
 }
 
+/*
+ * A value made where its Filter.db image was read: b is an allocation of
+ * BLOOM_HDRSZ + len bytes whose filterdb holds the image (len bytes, read
+ * there by bloom_file_read_all_after); it is validated, its header set and
+ * its payload converted to the raw layout in place.  No copy of the bits is
+ * made (cassandra_sstables reads every Filter.db of a node this way).
+ */
+Bloom *
+bloom_from_filterdb_in_place(Bloom *b, size_t len, bc_layout layout, bc_order order)
+{
+	int32		k;
+	int64		w;
+	bc_status	st;
+
+	st = bc_filterdb_check(b->filterdb, len, BC_MAX_WORDS_VALUE, &k, &w);
+	if (st != BC_OK)
+		bloom_error(st);
+	SET_VARSIZE(b, BLOOM_HDRSZ + len);
+	b->format = BLOOM_FORMAT_VERSION;
+	b->flags = (order == BC_ORDER_OLD) ? BLOOM_FLAG_OLD_ORDER : 0;
+	b->reserved = 0;
+	convert_payload(b->filterdb + BC_FILTERDB_HEADER, b->filterdb + BC_FILTERDB_HEADER,
+					w, layout, BC_LAYOUT_RAW);
+	return b;
+}
+
 /* The core's view of a stored (already validated) value. */
 void
 bloom_view(const Bloom *b, bc_filter *f)

@@ -83,25 +83,32 @@ read_whole(const bc_walk_sstable *s, const char *component, size_t max,
 	return data;
 }
 
+/* the filter, read where the value's bits go (no copy of them is made) */
 static void
 read_filterdb(const bc_walk_sstable *s, bc_order order, bc_layout layout, BloomSSTableMeta *m)
 {
-	char	   *path;
+	char	   *path = component_path(s, "Filter.db");
+	char	   *err = NULL;
 	uint8	   *data;
 	size_t		len;
 	bc_status	st;
 	int32		k;
 	int64		w;
 
-	data = read_whole(s, "Filter.db", (size_t) BC_MAX_VALUE_BYTES, FILTER_COLS, &path, &len);
+	data = bloom_file_read_all_after(path, BLOOM_HDRSZ, (size_t) BC_MAX_VALUE_BYTES, &len, &err);
 	if (data == NULL)
+	{
+		warn_component(path, err, FILTER_COLS);
 		return;
-	st = bc_filterdb_check(data, len, BC_MAX_WORDS_VALUE, &k, &w);
+	}
+	st = bc_filterdb_check(data + BLOOM_HDRSZ, len, BC_MAX_WORDS_VALUE, &k, &w);
 	if (st != BC_OK)
+	{
 		warn_component(path, bc_status_message(st), FILTER_COLS);
+		pfree(data);
+	}
 	else
-		m->filter = bloom_from_filterdb(data, len, layout, order);
-	pfree(data);
+		m->filter = bloom_from_filterdb_in_place((Bloom *) data, len, layout, order);
 }
 
 static void

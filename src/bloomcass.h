@@ -80,6 +80,8 @@ extern BLOOM_INTERNAL void bloom_populate(void *p, Size size);
 /* bloom_io.c */
 extern BLOOM_INTERNAL Bloom *bloom_alloc(int32 hash_count, int64 word_count, bc_order order);
 extern BLOOM_INTERNAL Bloom *bloom_from_filterdb(const uint8 *data, size_t len, bc_layout layout, bc_order order);
+extern BLOOM_INTERNAL Bloom *bloom_from_filterdb_in_place(Bloom *b, size_t len, bc_layout layout,
+														  bc_order order);
 extern BLOOM_INTERNAL void bloom_view(const Bloom *b, bc_filter *f);
 extern BLOOM_INTERNAL Bloom *bloom_copy(const Bloom *b);
 extern BLOOM_INTERNAL void bloom_validate(const Bloom *b, int sqlstate);
@@ -114,6 +116,9 @@ extern BLOOM_INTERNAL void bloom_file_close(BloomFile *f);
 extern BLOOM_INTERNAL void bloom_file_reader(BloomFile *f, bc_reader *r);
 extern BLOOM_INTERNAL uint8 *bloom_file_read_all(const char *path, size_t max, size_t *len,
 												 char **err);
+/* the same, the file's bytes placed after `room` bytes left for the caller */
+extern BLOOM_INTERNAL uint8 *bloom_file_read_all_after(const char *path, size_t room, size_t max,
+													   size_t *len, char **err);
 
 /* bloom_util.c: the SQLSTATE of a core status, a bytea of some bytes */
 extern BLOOM_INTERNAL int bloom_sqlstate(bc_status st);
