@@ -65,7 +65,7 @@ fi
 # B5: the core alone, before any server runs.
 # ---------------------------------------------------------------------------
 bc_log "B5: core micro-benchmark"
-cc -O2 -Isrc/core -o "$OUT/core_bench" test/bench/core_bench.c src/core/[a-z]*.c -lm
+cc -O2 -Isrc/core -o "$OUT/core_bench" test/bench/core_bench.c src/core/[a-z]*.c -llz4 -lsnappy -lz -lzstd -lm
 "$OUT/core_bench" "${CORE_FLAGS[@]}" -r "$BENCH_REPS" -o "$OUT/core.tsv"
 
 # ---------------------------------------------------------------------------
