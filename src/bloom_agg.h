@@ -210,6 +210,17 @@ extern BLOOM_INTERNAL void bloom_handover_register(ExactState *st, MemoryContext
 												   HandoverRef *ref);
 extern BLOOM_INTERNAL ExactState *bloom_handover_take(const HandoverRef *ref);
 
+/*
+ * A final function's large result (4 MB or more) moved out of its state
+ * into the output memory context, piece by piece, each copied piece of
+ * src given back to the kernel at once, so the peak is the filter plus one
+ * piece: when the state is this call's alone (an Agg node's, not shared,
+ * per AggStateIsShared; not a window's).  NULL when it is not to be moved;
+ * else the copy, and src is the caller's to free (its contents are gone).
+ * bloom_agg_sized.c.
+ */
+extern BLOOM_INTERNAL Bloom *bloom_agg_move_result(FunctionCallInfo fcinfo, const Bloom *src);
+
 /* The aggregate context of a call that must come from an aggregate. */
 static inline MemoryContext
 bloom_agg_context(FunctionCallInfo fcinfo, const char *fname)

@@ -63,25 +63,12 @@ filter_state_check(const FilterState *st)
 		elog(ERROR, "bloom aggregate state used after its result was taken");
 }
 
-/*
- * The result of a final function is copied by PostgreSQL unless it lives
- * in the function's current (output) memory context; for a filter built in
- * the aggregate state that copy would double the peak memory of a large
- * build.  So when the state is provably this call's alone (an Agg node's,
- * not shared with another aggregate nor a window's, per AggStateIsShared),
- * a large filter is moved instead: copied piece by piece into the output
- * context, each copied piece of the state's filter given back to the
- * kernel at once, so the peak is the filter plus one piece.  The state is
- * spent afterwards (filter_state_check).  Otherwise the state's filter is
- * returned as is, and PostgreSQL copies it.
- */
 #define MOVE_MIN ((Size) 4 * 1024 * 1024)
 #define MOVE_PIECE ((Size) 512 * 1024)
 
-static Bloom *
-filter_state_take(FunctionCallInfo fcinfo, FilterState *st)
+Bloom *
+bloom_agg_move_result(FunctionCallInfo fcinfo, const Bloom *src)
 {
-	Bloom	   *src = st->bloom;
 	Size		size = VARSIZE(src);
 	uintptr_t	page = (uintptr_t) sysconf(_SC_PAGESIZE);
 	char	   *dst;
@@ -90,20 +77,40 @@ filter_state_take(FunctionCallInfo fcinfo, FilterState *st)
 	if (size < MOVE_MIN ||
 		AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE ||
 		AggStateIsShared(fcinfo))
-		return src;
+		return NULL;
 	dst = bloom_palloc_large(CurrentMemoryContext, size);
-	st->bloom = NULL;
 	for (off = 0; off < size; off += MOVE_PIECE)
 	{
 		Size		len = Min(MOVE_PIECE, size - off);
 
-		memcpy(dst + off, (char *) src + off, len);
+		memcpy(dst + off, (const char *) src + off, len);
 #ifdef MADV_DONTNEED
 		bloom_madvise_inside((char *) src + off, len, page, MADV_DONTNEED);
 #endif
 	}
-	pfree(src);
 	return (Bloom *) dst;
+}
+
+/*
+ * The result of a final function is copied by PostgreSQL unless it lives
+ * in the function's current (output) memory context; for a filter built in
+ * the aggregate state that copy would double the peak memory of a large
+ * build.  So when the state is provably this call's alone (an Agg node's,
+ * not shared with another aggregate nor a window's, per AggStateIsShared),
+ * a large filter is moved instead (bloom_agg_move_result).  The state is
+ * spent afterwards (filter_state_check).  Otherwise the state's filter is
+ * returned as is, and PostgreSQL copies it.
+ */
+static Bloom *
+filter_state_take(FunctionCallInfo fcinfo, FilterState *st)
+{
+	Bloom	   *dst = bloom_agg_move_result(fcinfo, st->bloom);
+
+	if (dst == NULL)
+		return st->bloom;
+	pfree(st->bloom);
+	st->bloom = NULL;
+	return dst;
 }
 
 PG_FUNCTION_INFO_V1(bloom_agg_sized_trans);

@@ -23,9 +23,6 @@
  */
 #include "postgres.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "fmgr.h"
 #include "utils/builtins.h"
 #include "utils/expandeddatum.h"
@@ -303,45 +300,21 @@ bloom_agg_state_combine(PG_FUNCTION_ARGS)
 }
 
 /*
- * The result: the state's filter with its waiting hashes set.  A large
- * filter of a state that is this call's alone (an Agg node's, not shared
- * with another aggregate nor a window's, per AggStateIsShared) is moved
- * into the output context piece by piece, each copied piece of the state
- * given back to the kernel at once, so the peak is the filter plus one
- * piece, not twice the filter; the state is then deleted.  Otherwise it
- * is copied.
+ * The result: the state's filter with its waiting hashes set, moved out of
+ * a state that is this call's alone when large (bloom_agg_move_result; the
+ * state is then deleted), else copied.
  */
-#define MOVE_MIN ((Size) 4 * 1024 * 1024)
-#define MOVE_PIECE ((Size) 512 * 1024)
-
 static Datum
 state_result(FunctionCallInfo fcinfo, BloomState *st)
 {
-	Bloom	   *src;
-	Size		size;
-	uintptr_t	page = (uintptr_t) sysconf(_SC_PAGESIZE);
-	char	   *dst;
-	Size		off;
+	Bloom	   *dst;
 
 	state_flush(st);
-	src = st->bloom;
-	size = VARSIZE(src);
-	if (size < MOVE_MIN ||
-		AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE ||
-		AggStateIsShared(fcinfo))
-		PG_RETURN_BLOOM_P(bloom_copy(src));
-	dst = bloom_palloc_large(CurrentMemoryContext, size);
-	for (off = 0; off < size; off += MOVE_PIECE)
-	{
-		Size		len = Min(MOVE_PIECE, size - off);
-
-		memcpy(dst + off, (char *) src + off, len);
-#ifdef MADV_DONTNEED
-		bloom_madvise_inside((char *) src + off, len, page, MADV_DONTNEED);
-#endif
-	}
+	dst = bloom_agg_move_result(fcinfo, st->bloom);
+	if (dst == NULL)
+		PG_RETURN_BLOOM_P(bloom_copy(st->bloom));
 	DeleteExpandedObject(state_datum(st));
-	PG_RETURN_BLOOM_P((Bloom *) dst);
+	PG_RETURN_BLOOM_P(dst);
 }
 
 /* the streaming bloom_agg's final function: no rows give the empty filter
