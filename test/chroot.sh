@@ -18,7 +18,13 @@
 #      there: the same script a user of that release runs, which installs
 #      the release's own packages (postgresql-N, postgresql-server-dev-N,
 #      build-essential, clang, libclang-rt-M-dev, and the -dev packages
-#      of liblz4, libsnappy, zlib and libzstd) with its apt;
+#      of liblz4, libsnappy, zlib and libzstd; for the Citus stage git and
+#      the -dev packages of krb5, openssl and ICU) with its apt; the Citus
+#      release archives of ../shared/citus beside the source tree, when
+#      there, are copied to /shared/citus (../shared/citus of /src), and
+#      the host's Citus build cache /var/cache/bloomcass-citus is mounted
+#      at the same place (test/lib/citus_build.sh; its keys name the
+#      release and the server, so each suite has its own entries);
 #   4. unmounts and removes the chroot, however it ends.
 #
 # apt inside the chroot does not check Release files' Valid-Until: a
@@ -37,7 +43,8 @@
 #   BC_CHROOT_KEEP=1   leave the chroot in place (its path is printed)
 #   BC_MIRROR          the Debian mirror (default: the one apt uses here)
 #   BC_CHROOT_TIMEOUT  seconds debootstrap, and then the test run, may take
-#                      at the most (default 900 each): a mirror that stops
+#                      at the most (default 1200 each, the time the whole
+#                      test command is given): a mirror that stops
 #                      answering fails the stage instead of hanging it
 
 set -euo pipefail
@@ -180,7 +187,7 @@ mv "$SRC_TAR" "$DIR/.src.tar"
 # ---------------------------------------------------------------------------
 ROOTFS=$DIR/root
 bc_log "debootstrap --variant=minbase $SUITE from $MIRROR into $ROOTFS"
-if ! timeout "${BC_CHROOT_TIMEOUT:-900}" debootstrap --variant=minbase "$SUITE" "$ROOTFS" "$MIRROR" $SCRIPT >"$DIR/debootstrap.log" 2>&1; then
+if ! timeout "${BC_CHROOT_TIMEOUT:-1200}" debootstrap --variant=minbase "$SUITE" "$ROOTFS" "$MIRROR" $SCRIPT >"$DIR/debootstrap.log" 2>&1; then
 	tail -n 30 "$DIR/debootstrap.log" >&2
 	[[ -f $ROOTFS/debootstrap/debootstrap.log ]] && tail -n 30 "$ROOTFS/debootstrap/debootstrap.log" >&2
 	fail "debootstrap $SUITE failed"
@@ -209,6 +216,17 @@ mkdir -p "$ROOTFS/src"
 tar -xf "$DIR/.src.tar" -C "$ROOTFS/src"
 rm -f "$DIR/.src.tar"
 
+# the Citus stage's sources and build cache (test/lib/citus_build.sh)
+if [[ -d $ROOT/../shared/citus ]]; then
+	mkdir -p "$ROOTFS/shared/citus"
+	cp -- "$ROOT/../shared/citus/"* "$ROOTFS/shared/citus/"
+fi
+CITUS_CACHE=${BC_CITUS_CACHE:-/var/cache/bloomcass-citus}
+if mkdir -p "$CITUS_CACHE" 2>/dev/null; then
+	mkdir -p "$ROOTFS/var/cache/bloomcass-citus"
+	mount --bind "$CITUS_CACHE" "$ROOTFS/var/cache/bloomcass-citus"
+fi
+
 release=$(. "$ROOTFS/etc/os-release" && printf '%s' "${PRETTY_NAME:-$SUITE}")
 chroot_result ok "$release"
 bc_log "$SUITE chroot ready ($release) in $((SECONDS - T0)) s"
@@ -217,9 +235,10 @@ bc_log "$SUITE chroot ready ($release) in $((SECONDS - T0)) s"
 # The tests, as a user of that release runs them
 # ---------------------------------------------------------------------------
 rc=0
-timeout "${BC_CHROOT_TIMEOUT:-900}" chroot "$ROOTFS" /usr/bin/env -i \
+timeout "${BC_CHROOT_TIMEOUT:-1200}" chroot "$ROOTFS" /usr/bin/env -i \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 TERM=dumb CI="${CI:-}" \
+	BC_CITUS_EXPECT_PUSHDOWN="${BC_CITUS_EXPECT_PUSHDOWN:-1}" \
 	bash -c 'cd /src && exec bash test/run-all.sh --local --no-fuzz --no-pgxn' || rc=$?
 
 if [[ -n $RESULTS ]]; then

@@ -40,6 +40,13 @@
 #                              passed, M failed", counted)
 #   test/demo.sh               the README's first command, on a cluster of
 #                              its own
+#   test/citus.sh              Citus (13.2.2 on PostgreSQL 15, 14.0.1 on 17
+#                              and 18) built from its pinned release, a
+#                              coordinator and two workers: the aggregates
+#                              and probes over distributed tables against
+#                              local ones, their push-down (EXPLAIN), the
+#                              README's Citus recipe for bloomcass-load
+#                              ("citus: N passed, M failed", counted)
 #   test/pgxn.sh               `make dist`, pgxnclient installs that archive
 #                              (META.json) and what it installed is the
 #                              archive's (not with --no-pgxn)
@@ -390,6 +397,34 @@ if [[ $INSTALL_OK == yes ]]; then
 	simple_stage demo bash test/demo.sh || true
 else
 	record demo FAILED "nothing installed"
+	TOTAL_FAILED=$((TOTAL_FAILED + 1))
+fi
+
+# ---------------------------------------------------------------------------
+# Citus: a coordinator and two workers (test/citus.sh)
+# ---------------------------------------------------------------------------
+stage_start
+if [[ $INSTALL_OK == yes ]]; then
+	rc=0
+	run_step "$LOGDIR/citus.log" bash test/citus.sh || rc=$?
+	line=$(grep -Eo 'citus: [0-9]+ passed, [0-9]+ failed.*' "$LOGDIR/citus.log" | tail -n 1 || true)
+	built=$(sed -nE 's/^citus-build: //p' "$LOGDIR/citus.log" | tail -n 1)
+	if [[ -z $line ]]; then
+		record citus FAILED "no result line (exit status $rc)${built:+; $built}"
+		TOTAL_FAILED=$((TOTAL_FAILED + 1))
+	else
+		c_pass=$(sed -E 's/citus: ([0-9]+) passed.*/\1/' <<<"$line")
+		c_fail=$(sed -E 's/citus: [0-9]+ passed, ([0-9]+) failed.*/\1/' <<<"$line")
+		TOTAL_PASSED=$((TOTAL_PASSED + c_pass))
+		if ((rc != 0 || c_fail > 0)); then
+			record citus FAILED "${line#citus: } (exit status $rc); $built"
+			TOTAL_FAILED=$((TOTAL_FAILED + (c_fail > 0 ? c_fail : 1)))
+		else
+			record citus ok "${line#citus: }; $built"
+		fi
+	fi
+else
+	record citus FAILED "nothing installed"
 	TOTAL_FAILED=$((TOTAL_FAILED + 1))
 fi
 

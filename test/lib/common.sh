@@ -193,6 +193,14 @@ _bc_port_in_use() {
 		[[ -n $(ss -Hltn "sport = :$port" 2>/dev/null || true) ]]; then
 		return 0
 	fi
+	# the same from the kernel's tables, where ss is missing (a minimal
+	# chroot, which shares the host's network): state 0A is LISTEN
+	local hex
+	printf -v hex ':%04X' "$port"
+	if awk -v p="$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { found = 1 }
+		END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null; then
+		return 0
+	fi
 	return 1
 }
 
