@@ -39,6 +39,9 @@
 #    test/data/sstables loaded with --label and --keys by a role with table
 #    privileges only; the distributed tables hold, row for row, what the
 #    same load puts in a plain database.
+# 6. test/fleet.sh -D against the coordinator: its 44 loader runs (20, then
+#    24 at once) into tables distributed by label; its checks are counted
+#    here.
 #
 # Every check prints "ok" or "FAILED" with its cause; the output ends with
 # "citus: N passed, M failed" (and ", K expected failures").  Install and
@@ -153,6 +156,19 @@ run_checks test/citus/probes.sql 20
 # The README's Citus recipe for bloomcass-load
 # ---------------------------------------------------------------------------
 . "$ROOT/test/citus/recipe.sh"
+
+# ---------------------------------------------------------------------------
+# The fleet test (test/fleet.sh) against the coordinator, its tables
+# distributed: 20 and then 24 loaders at once
+# ---------------------------------------------------------------------------
+rc=0
+bash "$ROOT/test/fleet.sh" -h "$BC_CITUS_DIR" -p "${BC_CITUS_PORTS[0]}" -D -t fleet_files >"$BC_CITUS_DIR/fleet.log" 2>&1 || rc=$?
+sed 's/^/    fleet | /' "$BC_CITUS_DIR/fleet.log"
+read -r fp ff < <(sed -nE 's/^fleet: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$BC_CITUS_DIR/fleet.log")
+check "fleet on Citus: test/fleet.sh -D runs to its end and passes (exit status $rc)" \
+	"$([[ $rc == 0 && ${ff:-x} == 0 ]] && echo 0 || echo 1)" "fleet: ${fp:-?} passed, ${ff:-?} failed; see its lines above"
+PASSED=$((PASSED + ${fp:-0}))
+FAILED=$((FAILED + ${ff:-0}))
 
 bc_citus_nodes_stop || check "the three servers stop and none crashed" 1 "see the server log excerpts above"
 if [[ $BC_CITUS_EXPECT_PUSHDOWN == 1 ]]; then

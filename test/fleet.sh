@@ -18,6 +18,13 @@
 #                                            cassandra_sstable_files) or
 #                                            TABLE_keys; both are dropped at
 #                                            the end
+#   ... -D                                   with -h: the coordinator of a
+#                                            Citus cluster; before round 1
+#                                            the tables are made by one run
+#                                            on an empty folder and then
+#                                            distributed by label and
+#                                            colocated, as README.md's Citus
+#                                            recipe does
 #
 # BLOOMCASS_LOAD names another client binary to test (default: the tree's).
 #
@@ -25,15 +32,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . test/lib/common.sh
 
-HOST='' PORT='' USER_='' DB='' TABLE=cassandra_sstable_files
-while getopts 'h:p:U:d:t:' opt; do
+HOST='' PORT='' USER_='' DB='' TABLE=cassandra_sstable_files DIST=0
+while getopts 'h:p:U:d:t:D' opt; do
 	case $opt in
 	h) HOST=$OPTARG ;;
 	p) PORT=$OPTARG ;;
 	U) USER_=$OPTARG ;;
 	d) DB=$OPTARG ;;
 	t) TABLE=$OPTARG ;;
-	*) bc_die "usage: bash test/fleet.sh [-h HOST [-p PORT] [-U USER] [-d DBNAME]] [-t TABLE]" ;;
+	D) DIST=1 ;;
+	*) bc_die "usage: bash test/fleet.sh [-h HOST [-p PORT] [-U USER] [-d DBNAME] [-D]] [-t TABLE]" ;;
 	esac
 done
 
@@ -41,10 +49,15 @@ done
 [[ -n $PG_CONFIG ]] || bc_die "no pg_config"
 export PG_CONFIG PATH="$("$PG_CONFIG" --bindir):$PATH"
 
+[[ $DIST == 0 || -n $HOST ]] || bc_die "-D needs -h: the coordinator of a Citus cluster"
 # the lock other test scripts installing into the same PostgreSQL take,
-# held throughout: a backend loads the installed library when it starts
-exec 9>/tmp/bloomcass-regress.lock
-flock 9
+# held throughout on a cluster of its own: a backend loads the installed
+# library when it starts (with -h the caller's server is the caller's
+# business, and a caller such as test/citus.sh holds the lock already)
+if [[ -z $HOST ]]; then
+	exec 9>/tmp/bloomcass-regress.lock
+	flock 9
+fi
 make -s -j2 PG_CONFIG="$PG_CONFIG" >/dev/null
 LOAD=${BLOOMCASS_LOAD:-$PWD/bloomcass-load}
 [[ -x $LOAD ]] || bc_die "no client binary $LOAD"
@@ -191,7 +204,24 @@ LABELS=()
 for i in $(seq -w 1 16); do LABELS+=("node-$i"); done
 EXTRA=(node-01 node-02 node-03 node-04)
 
+# --- with -D: the tables made and distributed first -----------------------
+if [[ $DIST == 1 ]]; then
+	mkdir -p "$WORK/empty"
+	"$LOAD" -q -t "$TABLE" "$WORK/empty" >"$LOGS/empty.log" 2>&1 ||
+		bc_die "bloomcass-load on an empty folder failed: $(cat "$LOGS/empty.log")"
+	q -c "SELECT create_distributed_table('$TAB', 'label')" \
+		-c "SELECT create_distributed_table('$KEYS', 'label', colocate_with => '$TAB')" >/dev/null ||
+		bc_die "create_distributed_table failed"
+	expect "Citus: both tables distributed by label, colocated, with their shards on the workers" \
+		"$(q -c "SELECT count(*) || ' ' || count(DISTINCT colocationid) || ' ' || string_agg(DISTINCT column_to_column_name(logicalrelid, partkey), ',')
+		         || ' ' || (SELECT count(DISTINCT nodeport) FROM pg_dist_shard_placement JOIN pg_dist_shard USING (shardid)
+		                    WHERE logicalrelid IN ('$TAB'::regclass, '$KEYS'::regclass))
+		         FROM pg_dist_partition WHERE logicalrelid IN ('$TAB'::regclass, '$KEYS'::regclass)")" \
+		"2 1 label 2"
+fi
+
 # --- round 1: 20 runs on a database without the tables ---------------------
+# (with -D: with the tables, empty and distributed)
 t0=$(date +%s.%N)
 launch round1 "${LABELS[@]}" "${EXTRA[@]}"
 t1=$(date +%s.%N)
@@ -238,6 +268,13 @@ expect "round 2: every label's rows and keys are the reference's, each once" "$(
 expect "round 2: the touched SSTables have their new time in every label" "$(q -c "
 	SELECT count(*) FROM $TAB WHERE modified = '2001-02-03 04:05:06'::timestamp::timestamptz")" "$((21 * 5))"
 expect "round 2: 20 labels" "$(q -c "SELECT count(DISTINCT label) FROM $TAB WHERE label <> 'ref'")" 20
+
+if [[ $DIST == 1 ]]; then
+	for t in "$TAB" "$KEYS"; do
+		expect "Citus: $t's rows are all in the workers' shards" \
+			"$(q -c "SELECT (SELECT sum(result::bigint) FROM run_command_on_shards('$t', 'SELECT count(*) FROM %s')) = (SELECT count(*) FROM $t)")" t
+	done
+fi
 
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$N" -v k="$REF_KEYS" 'BEGIN {
 	printf "    round 1: 20 runs (16 labels) in %.1f s; round 2: 24 runs (20 labels) in %.1f s; %d SSTables and %d keys a label\n", b - a, d - c, n, k }'
