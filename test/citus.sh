@@ -118,8 +118,7 @@ make -s -j2 PG_CONFIG="$PG_CONFIG" >/dev/null
 LOAD=$ROOT/bloomcass-load
 [[ -x $LOAD ]] || bc_die "make did not build bloomcass-load"
 
-exec 9>/tmp/bloomcass-regress.lock
-flock 9
+bc_lock
 bc_citus_install
 make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 

@@ -55,8 +55,7 @@ export PG_CONFIG PATH="$("$PG_CONFIG" --bindir):$PATH"
 # library when it starts (with -h the caller's server is the caller's
 # business, and a caller such as test/citus.sh holds the lock already)
 if [[ -z $HOST ]]; then
-	exec 9>/tmp/bloomcass-regress.lock
-	flock 9
+	bc_lock
 fi
 make -s -j2 PG_CONFIG="$PG_CONFIG" >/dev/null
 LOAD=${BLOOMCASS_LOAD:-$PWD/bloomcass-load}

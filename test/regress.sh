@@ -10,8 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . test/lib/common.sh
 
-exec 9>/tmp/bloomcass-regress.lock
-flock 9
+bc_lock
 
 : "${PG_CONFIG:=$(command -v pg_config || true)}"
 [[ -n $PG_CONFIG ]] || bc_die "no pg_config"

@@ -260,6 +260,11 @@ if [[ $FUZZ == yes ]]; then
 	STAGE_DETAILS[-1]=$(grep -Eo '^fuzz: .*' "$LOGDIR/fuzz-short.log" | tail -n 1 || true)
 fi
 
+# From here on, this run installs into the PostgreSQL in use: the lock that
+# every test script installing there takes (test/lib/common.sh, bc_lock),
+# held to the end; the scripts below see that it is held.
+bc_lock
+
 # ---------------------------------------------------------------------------
 # The PGXN archive installs with pgxnclient (before `make install`, which
 # then puts the tree's own build in place for the regression tests)

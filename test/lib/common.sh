@@ -16,6 +16,19 @@
 # the caller is root the server runs as the unprivileged `postgres` user;
 # otherwise it runs as the calling user.
 
+# bc_lock: take /tmp/bloomcass-regress.lock (on fd 9) for the rest of the
+# script, as every script that installs into the PostgreSQL in use or starts
+# a server that loads the installed library does, so that two test runs on
+# one machine never install over each other's running tests.  A script run
+# by one that holds it (BC_REGRESS_LOCKED=1, exported here) does not take it
+# again, which would wait for its own caller.
+bc_lock() {
+	[[ ${BC_REGRESS_LOCKED:-} == 1 ]] && return 0
+	exec 9>/tmp/bloomcass-regress.lock
+	flock 9
+	export BC_REGRESS_LOCKED=1
+}
+
 bc_log() {
 	printf '==> %s\n' "$*" >&2
 }
