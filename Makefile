@@ -108,10 +108,11 @@ REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 # The regression tests read the reference data (test/data) on the server and
 # write a few files beside it, in $BLOOMCASS_SERVER_DATA.  test/run-all.sh
 # points it at a copy inside its throwaway cluster; without it, `make
-# installcheck` makes build/server-data, a copy any local server can read
-# and write in.
+# installcheck` makes a copy any local server can read and write in, under
+# /tmp (a server running as another user cannot reach a tree under /root),
+# named by the user and the tree, removed by `make clean`.
 ifndef BLOOMCASS_SERVER_DATA
-BLOOMCASS_SERVER_DATA := $(abspath build/server-data)
+BLOOMCASS_SERVER_DATA := /tmp/bloomcass-server-data-$(shell id -u)-$(shell printf '%s' '$(CURDIR)' | cksum | cut -d' ' -f1)
 BLOOMCASS_MAKE_DATA = yes
 endif
 export BLOOMCASS_SERVER_DATA
@@ -126,9 +127,12 @@ PG_CFLAGS += -MMD -MP
 COMPRESSION_LIBS = -llz4 -lsnappy -lz -lzstd
 SHLIB_LINK += $(COMPRESSION_LIBS)
 
-EXTRA_CLEAN = build/server-data build/regress build/unit_tests build/unit_tests_san build/core-c99 \
+EXTRA_CLEAN = build/regress build/unit_tests build/unit_tests_san build/core-c99 \
 	build/client build/tools bloomcass-load $(OBJS:.o=.d) \
 	build/bench/lookup build/bench/lookup_gen build/bench/lookup_bench
+ifdef BLOOMCASS_MAKE_DATA
+EXTRA_CLEAN += $(BLOOMCASS_SERVER_DATA)
+endif
 
 # The core's symbols stay inside the library: only the SQL-callable
 # functions are exported, so nothing of ours can be mistaken for a
@@ -373,10 +377,10 @@ dist: check-version
 # a copy of the reference data for `make installcheck` (see above)
 .PHONY: installcheck-data
 installcheck-data: tools
-	rm -rf build/server-data
-	mkdir -p build/server-data
-	cp -R test/data/real-filters test/data/vectors test/data/sstables build/server-data/
-	chmod -R a+rX build/server-data
-	chmod a+rwx build/server-data
-	test/make-node.sh build/server-data/sstables build/server-data/node
-	BC_TOOLS_BUILT=1 test/make-codecs.sh build/server-data/sstables build/server-data/codecs
+	rm -rf '$(BLOOMCASS_SERVER_DATA)'
+	mkdir -m 0755 '$(BLOOMCASS_SERVER_DATA)'
+	cp -R test/data/real-filters test/data/vectors test/data/sstables '$(BLOOMCASS_SERVER_DATA)/'
+	chmod -R a+rX '$(BLOOMCASS_SERVER_DATA)'
+	chmod a+rwx '$(BLOOMCASS_SERVER_DATA)'
+	test/make-node.sh '$(BLOOMCASS_SERVER_DATA)/sstables' '$(BLOOMCASS_SERVER_DATA)/node'
+	BC_TOOLS_BUILT=1 test/make-codecs.sh '$(BLOOMCASS_SERVER_DATA)/sstables' '$(BLOOMCASS_SERVER_DATA)/codecs'

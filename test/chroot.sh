@@ -42,6 +42,10 @@
 #   BC_CHROOT_BASE     where the chroot is made (default /var/tmp)
 #   BC_CHROOT_KEEP=1   leave the chroot in place (its path is printed)
 #   BC_MIRROR          the Debian mirror (default: the one apt uses here)
+#   BC_CHROOT_COMMAND  what runs in /src instead of the whole run-all.sh
+#                      (by hand, e.g. "bash test/citus.sh"; the results
+#                      file then says there is no summary)
+#   BC_CITUS_RELEASE   passed on (test/lib/citus_build.sh)
 #   BC_CHROOT_TIMEOUT  seconds debootstrap, and then the test run, may take
 #                      at the most (default 1200 each, the time the whole
 #                      test command is given): a mirror that stops
@@ -239,7 +243,8 @@ timeout "${BC_CHROOT_TIMEOUT:-1200}" chroot "$ROOTFS" /usr/bin/env -i \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 TERM=dumb CI="${CI:-}" \
 	BC_CITUS_EXPECT_PUSHDOWN="${BC_CITUS_EXPECT_PUSHDOWN:-1}" \
-	bash -c 'cd /src && exec bash test/run-all.sh --local --no-fuzz --no-pgxn' || rc=$?
+	BC_CITUS_RELEASE="${BC_CITUS_RELEASE:-}" \
+	bash -c "cd /src && exec ${BC_CHROOT_COMMAND:-bash test/run-all.sh --local --no-fuzz --no-pgxn}" || rc=$?
 
 if [[ -n $RESULTS ]]; then
 	if [[ -f $ROOTFS/src/build/test-logs/summary.tsv ]]; then

@@ -32,9 +32,18 @@ check() { # check NAME CONDITION-RESULT(0/1) [DETAIL]
 		FAILED=$((FAILED + 1))
 	fi
 }
-# expect NAME ACTUAL EXPECTED
+# expect NAME ACTUAL EXPECTED [LOG]: on a mismatch, LOG's first 20 lines
+# (a run's output, which holds the reason; by default the last run's) are
+# printed too
+LAST_LOG=
 expect() {
-	if [[ $2 == "$3" ]]; then check "$1" 0; else check "$1" 1 "got '$2', expected '$3'"; fi
+	if [[ $2 == "$3" ]]; then
+		check "$1" 0
+	else
+		check "$1" 1 "got '$2', expected '$3'"
+		local log=${4:-$LAST_LOG}
+		[[ -z $log || ! -f $log ]] || { printf '    (%s:)\n' "$log"; head -n 20 -- "$log" | sed 's/^/    | /'; }
+	fi
 }
 q() { PGOPTIONS='-c client_min_messages=error' psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 
@@ -77,6 +86,7 @@ run() {
 	local log=$1
 	shift
 	RC=0
+	LAST_LOG=$log
 	"$LOAD" -U loader "$@" >"$log" 2>&1 || RC=$?
 }
 
@@ -269,13 +279,16 @@ chmod 000 "$C/nb-1-big-Filter.db"
 RC=0
 if [[ $(id -u) -eq 0 ]]; then
 	chown -R postgres: "$T/corrupt"
-	runuser -u postgres -- "$LOAD" -U loader --label c2 "$T/corrupt" >"$T/unreadable.log" 2>&1 || RC=$?
+	# a copy of the client the postgres user can run wherever the tree is
+	# (a clone under /root is not)
+	install -m 755 "$LOAD" "$T/bloomcass-load"
+	runuser -u postgres -- "$T/bloomcass-load" -U loader --label c2 "$T/corrupt" >"$T/unreadable.log" 2>&1 || RC=$?
 else
 	"$LOAD" -U loader --label c2 "$T/corrupt" >"$T/unreadable.log" 2>&1 || RC=$?
 fi
-expect "unreadable Filter.db: exit status 1" "$RC" 1
+expect "unreadable Filter.db: exit status 1" "$RC" 1 "$T/unreadable.log"
 expect "unreadable Filter.db: message names it" \
-	"$(grep -c "$C/nb-1-big: cannot read Filter.db: Permission denied" "$T/unreadable.log")" 1
+	"$(grep -c "$C/nb-1-big: cannot read Filter.db: Permission denied" "$T/unreadable.log")" 1 "$T/unreadable.log"
 
 run "$T/missing.log" --label m "$T/no-such-dir"
 expect "missing directory: exit status 2" "$RC" 2

@@ -29,6 +29,10 @@
 # machine without it builds.
 
 # PostgreSQL major -> "version commit" of the Citus release tested with it.
+# BC_CITUS_RELEASE="VERSION COMMIT" takes another archive of
+# $BC_CITUS_SOURCES by hand, citus-VERSION.tar.gz, its commit checked the
+# same way: e.g. "main-a3d5708a6 a3d5708a6ae8bc8ed7129f8256b4585c01b917f3",
+# the snapshot of Citus main in ../shared/citus.
 bc_citus_release() {
 	case $1 in
 	15) printf '13.2.2 cc91f4c29cc358f66e70eb1ef204a45999933926\n' ;;
@@ -116,8 +120,9 @@ bc_citus_install() {
 bc_citus_build() {
 	local major release version commit key cache build src archive stage t0
 	major=$("$PG_CONFIG" --version | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')
-	release=$(bc_citus_release "$major") ||
+	release=${BC_CITUS_RELEASE:-$(bc_citus_release "$major")} ||
 		bc_die "no Citus release is pinned for PostgreSQL $major (see test/lib/citus_build.sh)"
+	[[ $release =~ ^[A-Za-z0-9.-]+\ [0-9a-f]{40}$ ]] || bc_die "BC_CITUS_RELEASE must be \"VERSION COMMIT\", not '$release'"
 	read -r version commit <<<"$release"
 	# shellcheck disable=SC2034 # read by the caller
 	BC_CITUS_VERSION=$version
