@@ -24,9 +24,14 @@
 #   the ends of lines and blank lines at the end are ignored (psql pads its
 #   header lines; editors strip such spaces).  A block without a ```text
 #   block after it must still run without error; its output is not checked.
+#   psql also gets -v ON_ERROR_STOP=1: an error ends the block, which fails.
+#   A NOTICE or WARNING is shown as psql prints it when typed into
+#   ("NOTICE:  ..."): the "psql:FILE:LINE: " psql puts before it when it
+#   reads a file is dropped.
 # - Output must not vary from run to run: no timestamps, durations, sizes of
 #   temporary files or unordered rows in a shown output (ORDER BY, round()
-#   the README's queries).  Nothing is filtered.
+#   the README's queries; the cluster's locale is C.UTF-8, so text sorts by
+#   code point).  Nothing is filtered.
 # - A block that must not run here is preceded (as its last non-blank line
 #   before the fence) by
 #       <!-- readme-test: skip (the reason) -->
@@ -254,7 +259,10 @@ for entry in "${META[@]}"; do
 	rc=0
 	RUN=$((RUN + 1))
 	if [[ $lang == sql ]]; then
-		(cd "$BC_CLUSTER_DIR" && "$PSQL" -X -v ON_ERROR_STOP=1 -f "$run") >"$BLOCKS/$n.actual" 2>&1 </dev/null || rc=$?
+		(cd "$BC_CLUSTER_DIR" && "$PSQL" -X -v ON_ERROR_STOP=1 -f "$run") >"$BLOCKS/$n.psql" 2>&1 </dev/null || rc=$?
+		# psql reading a file puts "psql:FILE:LINE: " before a NOTICE,
+		# WARNING or ERROR; typed into psql, none
+		sed -E 's/^psql:[^ ]+:[0-9]+: //' "$BLOCKS/$n.psql" >"$BLOCKS/$n.actual"
 	else
 		(cd "$ROOT" && env -u PGHOST -u PGUSER -u PGDATABASE -u BC_CLUSTER_DIR \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
