@@ -196,12 +196,35 @@ all: bloomcass-load
 install: install-client
 uninstall: uninstall-client
 
+# The program goes beside PostgreSQL's own client programs (pg_config
+# --bindir), which on Debian is not on PATH (/usr/lib/postgresql/N/bin): a
+# symbolic link in CLIENT_LINK_DIR (default /usr/local/bin, under DESTDIR
+# when set) points to it, so that `bloomcass-load` runs as typed.
+# CLIENT_LINK_DIR= (empty) installs no link, as does a CLIENT_LINK_DIR that
+# is the bindir itself.  uninstall removes the link only when it still points
+# to this bindir's program (another PostgreSQL's install may have replaced it).
+CLIENT_LINK_DIR ?= /usr/local/bin
+
 install-client: bloomcass-load
 	$(MKDIR_P) '$(DESTDIR)$(bindir)'
 	$(INSTALL_PROGRAM) bloomcass-load '$(DESTDIR)$(bindir)/bloomcass-load'
+ifneq ($(strip $(CLIENT_LINK_DIR)),)
+ifneq ($(abspath $(CLIENT_LINK_DIR)),$(abspath $(bindir)))
+	$(MKDIR_P) '$(DESTDIR)$(CLIENT_LINK_DIR)'
+	ln -sfn '$(bindir)/bloomcass-load' '$(DESTDIR)$(CLIENT_LINK_DIR)/bloomcass-load'
+endif
+endif
 
 uninstall-client:
 	rm -f '$(DESTDIR)$(bindir)/bloomcass-load'
+ifneq ($(strip $(CLIENT_LINK_DIR)),)
+ifneq ($(abspath $(CLIENT_LINK_DIR)),$(abspath $(bindir)))
+	@link='$(DESTDIR)$(CLIENT_LINK_DIR)/bloomcass-load'; \
+	if [ -L "$$link" ] && [ "$$(readlink "$$link")" = '$(bindir)/bloomcass-load' ]; then \
+		echo "rm -f $$link"; rm -f "$$link"; \
+	fi
+endif
+endif
 
 # ---------------------------------------------------------------------------
 # Core unit tests: plain C, no PostgreSQL headers

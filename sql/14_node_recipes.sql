@@ -1,6 +1,7 @@
 --
--- The queries of the README's "Analysing a Cassandra node", run as they are
--- written there against a node's data folder made of real SSTables
+-- The recipes of the README's "Analysing a Cassandra node" (which
+-- test/readme.sh runs as written there) against a node's data folder with
+-- snapshots, transaction logs and broken components, made of real SSTables
 -- (test/make-node.sh), with the folder given as :'node'.
 --
 \set VERBOSITY terse
@@ -75,16 +76,18 @@ GROUP BY s.path, s.version, s.fp_chance;
 -- them out, as a large object is not visible to the statement that makes it)
 CREATE TEMP TABLE filter_files AS
 SELECT lo_from_bytea(0, filter_db) AS lo,
-       :'out_dir' || '/' || regexp_replace(path, '^.*/', '') || '-Filter.db' AS file
+       :'out_dir' || '/' || regexp_replace(path, '^.*/([^/]+)/([^/]+)/([^/]+)$', '\1.\2.\3') || '-Filter.db' AS file
 FROM rebuilt;
 SELECT count(lo_unlink(lo)) AS written FROM filter_files WHERE lo_export(lo, file) = 1;
 
 RESET client_min_messages;
 
--- the files written read back as the same filters, and are now 'ok'
+-- the files written hold the rebuilt bytes (their names, made unique by the
+-- keyspace and table folder, are not of the form bloom_import_file reads the
+-- version from), and the filters are now 'ok'
 SELECT replace(r.path, :'node', '') AS rebuilt_sstable,
-       bloom_import_file(:'out_dir' || '/' || regexp_replace(r.path, '^.*/', '') || '-Filter.db')
-         = bloom_import(r.filter_db, r.version) AS read_back,
+       pg_read_binary_file(:'out_dir' || '/' || regexp_replace(r.path, '^.*/([^/]+)/([^/]+)/([^/]+)$', '\1.\2.\3') || '-Filter.db')
+         = r.filter_db AS read_back,
        (bloom_health(bloom_import(r.filter_db, r.version), s.partitions, s.fp_chance)).verdict AS now,
        bloom_export(s.filter, s.version) = r.filter_db AS unchanged
 FROM rebuilt r JOIN node_sstables s USING (path) ORDER BY 1;

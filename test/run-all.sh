@@ -38,6 +38,11 @@
 #   test/fleet.sh              44 bloomcass-load runs, 20 and then 24 at
 #                              once, on a cluster of its own ("fleet: N
 #                              passed, M failed", counted)
+#   test/readme.sh             every command and query of README.md run as
+#                              written on a cluster of its own, over a data
+#                              directory of the real SSTables, each output
+#                              shown compared ("readme: N passed, M failed
+#                              (K blocks skipped)", counted)
 #   test/demo.sh               the README's first command, on a cluster of
 #                              its own
 #   test/citus.sh              Citus (13.2.2 on PostgreSQL 15, 14.0.1 on 17
@@ -394,6 +399,8 @@ counted_stage() {
 }
 counted_stage client test/client.sh
 counted_stage fleet test/fleet.sh
+# every block of README.md run as written, outputs compared with those shown
+counted_stage readme test/readme.sh
 
 # ---------------------------------------------------------------------------
 # The README's first command, as a newcomer runs it
