@@ -28,6 +28,15 @@ DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVER
 CORE_SRCS = \
 	src/core/bc_codec.c \
 	src/core/bc_compression.c \
+	src/core/bc_cqltype.c \
+	src/core/bc_cqlvalue_json.c \
+	src/core/bc_cqlvalue_number.c \
+	src/core/bc_cqlvalue_parse.c \
+	src/core/bc_cqlvalue_scalar.c \
+	src/core/bc_cqlvalue_scan.c \
+	src/core/bc_cqlvalue_scan_time.c \
+	src/core/bc_cqlvalue_sink.c \
+	src/core/bc_cqlvalue_text.c \
 	src/core/bc_data.c \
 	src/core/bc_filter.c \
 	src/core/bc_health.c \
