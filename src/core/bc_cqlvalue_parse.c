@@ -225,26 +225,42 @@ parse_value(const bc_cqltype *t, int node, char *s, size_t n, bc_cqlsink *out, b
 		case BC_CQL_SET:
 		case BC_CQL_MAP:
 			{
-				size_t		at = out->len;
+				/* the hex decoded in place (it only shrinks), checked to be
+				 * a collection of the type, then written */
+				size_t		i = 0,
+							m = 0;
+				bc_cqlsink	check;
+				bc_status	st;
 
-				if (!bc_cql_parse_hex(s, n, out))
+				if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+					i = 2;
+				if ((n - i) % 2 != 0)
 					return bc_cqlerr_set(err, BC_ERR_CQL_SYNTAX,
 										 "%s: a frozen collection is written as its bytes in hex",
 										 bc_cqlkind_name(nd->kind));
-				/* the bytes must be a collection of the type (checked when
-				 * they fit: otherwise the caller calls again) */
-				if (out->len <= out->cap)
+				for (; i < n; i += 2)
 				{
-					bc_cqlsink check;
-					bc_status	st;
+					int			hi = hexval(s[i]),
+								lo = hexval(s[i + 1]);
 
-					/* a sink of no buffer only checks: no work area */
-					bc_cqlsink_init(&check, NULL, 0);
-					st = bc_cql_value_json(t, node, out->p + at, out->len - at, NULL, &check, err);
-					if (st != BC_OK)
-						return bc_cqlerr_set(err, BC_ERR_CQL_SYNTAX, "%s: the hex is no value: %s",
-											 bc_cqlkind_name(nd->kind), err->msg);
+					if (hi < 0 || lo < 0)
+						return bc_cqlerr_set(err, BC_ERR_CQL_SYNTAX,
+											 "%s: a frozen collection is written as its bytes in hex",
+											 bc_cqlkind_name(nd->kind));
+					s[m++] = (char) (hi << 4 | lo);
 				}
+				/* a sink of no buffer only checks: no work area */
+				bc_cqlsink_init(&check, NULL, 0);
+				st = bc_cql_value_json(t, node, (const uint8_t *) s, m, NULL, &check, err);
+				if (st != BC_OK)
+				{
+					char		inner[sizeof(err->msg)];
+
+					memcpy(inner, err->msg, sizeof(inner));
+					return bc_cqlerr_set(err, BC_ERR_CQL_SYNTAX, "%s: the hex is no value: %s",
+										 bc_cqlkind_name(nd->kind), inner);
+				}
+				bc_cqlsink_put(out, s, m);
 				return BC_OK;
 			}
 		default:

@@ -150,24 +150,19 @@ civil_from_days(int64_t z, int64_t *y, int *m, int *d)
 	*y = yoe + era * 400 + (*m <= 2);
 }
 
-static int64_t
-floor_div(int64_t a, int64_t b)
-{
-	int64_t		q = a / b;
-
-	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
 static void
 put_timestamp(bc_cqlsink *out, int64_t ms)
 {
-	int64_t		days = floor_div(ms, 86400000),
-				rem = ms - days * 86400000,
+	/* floor division, without the product that overflows near INT64_MIN */
+	int64_t		rem = ms % 86400000,
+				days = ms / 86400000 - (rem < 0),
 				y;
 	int			m,
 				d;
 	char		buf[64];
 
+	if (rem < 0)
+		rem += 86400000;
 	civil_from_days(days, &y, &m, &d);
 	if (y < 1 || y > 9999)
 		snprintf(buf, sizeof(buf), "%lld", (long long) ms);

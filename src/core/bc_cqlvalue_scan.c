@@ -346,24 +346,28 @@ scan_number(bc_cqlkind kind, char *s, size_t n, bc_cqlsink *out, bc_cqlerr *err)
 	if (st == BC_ERR_NUMBER_RANGE && kind == BC_CQL_DECIMAL && e < n)
 	{
 		int64_t		exp,
-					scale;
+					scale = 0;
+		size_t		i,
+					dot = e;
 
-		if (bc_cql_scan_int(s + e + 1, n - e - 1, -INT64_C(1000000000000), INT64_C(1000000000000), &exp) &&
-			(st = bc_ser_decimal_text(s, e, at, room, &got)) == BC_OK)
-		{
-			scale = (int64_t) (int32_t) BC_CQL_BE32(at) - exp;
-			if (scale < INT32_MIN || scale > INT32_MAX)
-				st = BC_ERR_NUMBER_RANGE;
-			else
-			{
-				at[0] = (uint8_t) ((uint32_t) scale >> 24);
-				at[1] = (uint8_t) ((uint32_t) scale >> 16);
-				at[2] = (uint8_t) ((uint32_t) scale >> 8);
-				at[3] = (uint8_t) (uint32_t) scale;
-			}
-		}
-		else if (st == BC_OK)
+		/* the mantissa's scale is its digits after the point */
+		for (i = 0; i < e; i++)
+			if (s[i] == '.')
+				dot = i;
+		if (dot < e)
+			scale = (int64_t) (e - dot - 1);
+		if (!bc_cql_scan_int(s + e + 1, n - e - 1, -INT64_C(1000000000000), INT64_C(1000000000000), &exp) ||
+			scale - exp < INT32_MIN || scale - exp > INT32_MAX)
 			st = BC_ERR_NUMBER_RANGE;
+		else if ((st = bc_ser_decimal_text(s, e, at, room, &got)) == BC_OK)
+		{
+			uint32_t	u = (uint32_t) (int32_t) (scale - exp);
+
+			at[0] = (uint8_t) (u >> 24);
+			at[1] = (uint8_t) (u >> 16);
+			at[2] = (uint8_t) (u >> 8);
+			at[3] = (uint8_t) u;
+		}
 	}
 	if (st == BC_ERR_BUFFER)
 	{

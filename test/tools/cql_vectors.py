@@ -12,7 +12,7 @@ from Cassandra's serializers and Python's own types, not from bloomcass.
 
     /usr/bin/python3 test/tools/cql_vectors.py test/data
 
-writes test/data/cql-vectors/values.tsv and sstable-keys.tsv.  Columns:
+writes test/data/vectors/cql-keys/values.tsv and sstable-keys.tsv.  Columns:
 key_type, key bytes (hex), text, JSON, and the bytes the text parses
 back to ('=' when they are the key's own).
 
@@ -542,7 +542,7 @@ def esc_field(s):
 
 def main():
     data = sys.argv[1] if len(sys.argv) > 1 else "test/data"
-    out = os.path.join(data, "cql-vectors")
+    out = os.path.join(data, "vectors", "cql-keys")
     os.makedirs(out, exist_ok=True)
     write(os.path.join(out, "values.tsv"), vectors(), "values of every type")
     write(os.path.join(out, "sstable-keys.tsv"), manifest_keys(data),
