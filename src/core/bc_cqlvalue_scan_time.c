@@ -219,7 +219,13 @@ bc_cql_scan_duration(char *s, size_t n, bc_cqlsink *out, bc_cqlerr *err)
 	size_t		nb = 0;
 
 	if (n > 0 && s[0] == '-')
+	{
+		/* a negative duration reaches one further: INT32_MIN months or
+		 * days, INT64_MIN nanoseconds */
 		neg = 1, i = 1;
+		lim[0] = lim[1] = (uint64_t) INT32_MAX + 1;
+		lim[2] = (uint64_t) INT64_MAX + 1;
+	}
 	if (i == n && n > 0)
 		return bc_cql_bad(err, BC_CQL_DURATION, "a number and a unit expected");
 	while (i < n)
@@ -231,8 +237,8 @@ bc_cql_scan_duration(char *s, size_t n, bc_cqlsink *out, bc_cqlerr *err)
 
 		while (i < n && bc_cql_is_digit(s[i]))
 			i++;
-		if (i == b0 || !bc_cql_digits_value(s + b0, i - b0, INT64_MAX, &v))
-			return bc_cql_bad(err, BC_CQL_DURATION, "a number (up to 2^63 - 1) expected before each unit");
+		if (i == b0 || !bc_cql_digits_value(s + b0, i - b0, (uint64_t) INT64_MAX + 1, &v))
+			return bc_cql_bad(err, BC_CQL_DURATION, "a number (up to 2^63) expected before each unit");
 		for (k = 0; k < (int) (sizeof(units) / sizeof(units[0])); k++)
 		{
 			size_t		ul = strlen(units[k].unit),

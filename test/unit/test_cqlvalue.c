@@ -391,7 +391,7 @@ check_spellings(void)
 		{"InetAddressType", "1::", "00010000000000000000000000000000"},
 		{"BytesType", "DEADbeef", "deadbeef"}, {"BytesType", "0X01", "01"},
 		{"DurationType", "1Y2MO3W4D5H6M7S8MS9US10NS", "1c32fc2168cdf9d664"},
-		{"DurationType", "1\xc2\xb5s", "0000 87d0"}, {"DurationType", "0s", "000000"},
+		{"DurationType", "1\xc2\xb5s", "0000 87d0"}, {"DurationType", "-178956970y8mo", "f0ffffffff0000"}, {"DurationType", "0s", "000000"},
 		{"DecimalType", "1.5E+3", "fffffffe0f"}, {"DecimalType", "1E+2147483648", "8000000001"}, {"IntegerType", "+5", "05"},
 		{"ListType(Int32Type)", "000000010000000400000005", "000000010000000400000005"},
 		{"CompositeType(UTF8Type,UTF8Type)", "a:b:!", "0001610000016201"},
