@@ -28,6 +28,15 @@ DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVER
 CORE_SRCS = \
 	src/core/bc_codec.c \
 	src/core/bc_compression.c \
+	src/core/bc_cqltype.c \
+	src/core/bc_cqlvalue_json.c \
+	src/core/bc_cqlvalue_number.c \
+	src/core/bc_cqlvalue_parse.c \
+	src/core/bc_cqlvalue_scalar.c \
+	src/core/bc_cqlvalue_scan.c \
+	src/core/bc_cqlvalue_scan_time.c \
+	src/core/bc_cqlvalue_sink.c \
+	src/core/bc_cqlvalue_text.c \
 	src/core/bc_data.c \
 	src/core/bc_filter.c \
 	src/core/bc_health.c \
@@ -58,6 +67,7 @@ GLUE_SRCS = \
 	src/bloom_agg_sized.c \
 	src/bloom_agg_state.c \
 	src/bloom_agg_testing.c \
+	src/bloom_cqlkey.c \
 	src/bloom_files.c \
 	src/bloom_health.c \
 	src/bloom_io.c \
@@ -81,7 +91,8 @@ DATA = \
 	src/sql/bloomcass--1.0.sql \
 	src/sql/bloomcass--1.1--1.2.sql \
 	src/sql/bloomcass--1.2--1.3.sql \
-	src/sql/bloomcass--1.3--1.4.sql
+	src/sql/bloomcass--1.3--1.4.sql \
+	src/sql/bloomcass--1.4--1.5.sql
 
 # sql/<test>.sql against expected/<test>.out, in this order
 REGRESS = \
@@ -102,7 +113,8 @@ REGRESS = \
 	15_probe \
 	16_lookup \
 	17_codecs \
-	18_agg_states
+	18_agg_states \
+	19_cql_keys
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and

@@ -205,6 +205,19 @@ FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
 DROP VIEW agg_views, agg_views_new;
 DROP TABLE agg_keys, agg_before;
 
+-- 1.5: partition keys as CQL values; stored values stay intact
+ALTER EXTENSION bloomcass UPDATE TO '1.5';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
+SELECT p.proname AS added_in_1_5
+FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
+WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'bloomcass')
+  AND p.proname IN ('cassandra_key_text', 'cassandra_key_json', 'cassandra_key_parse')
+ORDER BY 1;
+SELECT cassandra_key_text(cassandra_key_parse('acme:7', 'CompositeType(UTF8Type,Int32Type)'),
+                          'CompositeType(UTF8Type,Int32Type)') AS composite_key_text;
+SELECT s.id, s.kind, md5(s.f::text) = b.text_md5 AND md5(bloom_send(s.f)) = b.binary_md5 AS intact
+FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
+
 -- this catalog, upgraded step by step from 1.0, for the comparison below
 \set ECHO none
 SELECT :'test_catalog_def', :'test_catalog_array_def' \gexec

@@ -134,6 +134,14 @@ bc_status_message(bc_status st)
 			return "the key at a Partitions.db position does not match the trie, or keys out of order";
 		case BC_ERR_TRIE_ENCODING:
 			return "ScyllaDB ms encodes partition keys by column type in Partitions.db: no lookup without the table's schema";
+		case BC_ERR_CQL_TYPE:
+			return "not a Cassandra marshal type string bloomcass knows (a class of org.apache.cassandra.db.marshal with its parameters)";
+		case BC_ERR_CQL_UNSUPPORTED:
+			return "a Cassandra marshal type bloomcass cannot read values of";
+		case BC_ERR_CQL_VALUE:
+			return "the bytes are not a value of the key type";
+		case BC_ERR_CQL_SYNTAX:
+			return "the text is not a value of the key type";
 		case BC_STATUS_COUNT:
 			break;
 	}

@@ -119,6 +119,12 @@ typedef enum bc_status
 	BC_ERR_TRIE_ENCODING,		/* keys encoded by type (ScyllaDB ms): no
 								 * lookup without the schema */
 
+	/* CQL key values (bc_cqltype.c, bc_cqlvalue_*.c) */
+	BC_ERR_CQL_TYPE,			/* not a marshal type string bloomcass knows */
+	BC_ERR_CQL_UNSUPPORTED,		/* a real marshal type bloomcass cannot read */
+	BC_ERR_CQL_VALUE,			/* bytes that do not decode under the type */
+	BC_ERR_CQL_SYNTAX,			/* text that does not parse as the type */
+
 	BC_STATUS_COUNT
 } bc_status;
 

@@ -220,4 +220,7 @@ void		fuzz_lookup(const uint8_t *data, size_t len, const key_ref *keys, int nkey
 /* fuzz_dir.c */
 void		fuzz_txn_log(const uint8_t *data, size_t len);
 
+/* fuzz_cqlkeys.c */
+void		fuzz_cql(const uint8_t *data, size_t len);
+
 #endif							/* FUZZ_H */

@@ -43,6 +43,8 @@
  *                      Summary.db Index.db lookups, and valid pairs
  *                      synthesized from keys of the input
  *   fuzz_dir.c         transaction logs, their names, data folders
+ *   fuzz_cqlkeys.c     marshal type strings; <type> key bytes (text, JSON)
+ *                      and key text (parse), each back and forth
  *
  * Any violated invariant calls abort() after printing what failed.
  */
@@ -265,6 +267,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_partitioner(data, size, keys, nkeys);
 	fuzz_lookup(data, size, keys, nkeys);
 	fuzz_txn_log(data, size);
+	fuzz_cql(data, size);
 	if (size == 0)
 		check_names_of_things();
 	return 0;

@@ -127,5 +127,7 @@ void		suite_compression(void);
 void		suite_trie(void);	/* test_trie.c */
 void		suite_trie_keys(void);	/* test_trie_keys.c */
 void		suite_trie_scylladb(void);
+void		suite_cqltype(void);	/* test_cqlvalue.c */
+void		suite_cqlvalue(void);
 
 #endif

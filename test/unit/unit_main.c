@@ -320,6 +320,8 @@ main(int argc, char **argv)
 		{"trie", suite_trie},
 		{"trie_keys", suite_trie_keys},
 		{"trie_scylladb", suite_trie_scylladb},
+		{"cqltype", suite_cqltype},
+		{"cqlvalue", suite_cqlvalue},
 	};
 	size_t		i;
 

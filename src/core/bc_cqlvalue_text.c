@@ -1,0 +1,206 @@
+/*
+ * bc_cqlvalue_text.c - a partition key's bytes as the text Cassandra's
+ * AbstractType.getString gives (sstabledump's key), and the framing of
+ * the container types that the text, JSON and parse share.
+ *
+ *   CompositeType    components joined with ':', each escaped
+ *                    (AbstractCompositeType.getString and escape): \: for
+ *                    ':', a '!' after a component ending in '\' or '!',
+ *                    ":!" / ":_" after the last for an end-of-component
+ *                    byte of 1 / 0xff.  A composite of no component has
+ *                    no text that tells it from one empty component, and
+ *                    is not a partition key: refused.
+ *   TupleType,       fields joined with ':' (TupleType.getString), \: and
+ *   UserType         \@ escaped, '@' for null, fewer fields when the
+ *                    bytes end early; and, unlike TupleType, the '!' rule
+ *                    of composites, without which a field ending in '\'
+ *                    would swallow the next ':'.  A tuple of one field
+ *                    whose text is empty is "!" ("" is no field at all).
+ *   List/Set/Map     Cassandra prints a frozen collection as its bytes in
+ *                    hex (CollectionType.getString): 0x and hex, after
+ *                    checking that the bytes are a collection of the type.
+ */
+#include "bc_cqlvalue.h"
+
+bc_status
+bc_cql_composite_part(const uint8_t *p, size_t len, size_t *pos, int i, int nparams,
+					  const uint8_t **v, size_t *vlen, int *eoc, bc_cqlerr *err)
+{
+	size_t		n;
+
+	if (i >= nparams)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE,
+							 "CompositeType: more than its %d components", nparams);
+	if (len - *pos < 2)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE,
+							 "CompositeType: component %d ends inside its length", i + 1);
+	n = BC_CQL_BE16(p + *pos);
+	if (len - *pos - 2 < n + 1)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE,
+							 "CompositeType: component %d of %lu bytes runs past the key",
+							 i + 1, (unsigned long) n);
+	*v = p + *pos + 2;
+	*vlen = n;
+	*eoc = p[*pos + 2 + n];
+	*pos += 3 + n;
+	if (*eoc != 0 && ((*eoc != 1 && *eoc != 0xff) || *pos != len))
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE,
+							 "CompositeType: end-of-component byte 0x%02x after component %d",
+							 *eoc, i + 1);
+	return BC_OK;
+}
+
+bc_status
+bc_cql_field_part(const uint8_t *p, size_t len, size_t *pos, int i,
+				  const uint8_t **v, size_t *vlen, bc_cqlerr *err)
+{
+	uint32_t	n;
+
+	if (len - *pos < 4)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "field %d ends inside its length", i + 1);
+	n = BC_CQL_BE32(p + *pos);
+	*pos += 4;
+	if (n == 0xffffffffu)
+	{
+		*v = NULL;
+		*vlen = 0;
+		return BC_OK;
+	}
+	if (n > len - *pos)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "field %d of %lu bytes runs past the value",
+							 i + 1, (unsigned long) n);
+	*v = p + *pos;
+	*vlen = n;
+	*pos += n;
+	return BC_OK;
+}
+
+bc_status
+bc_cql_collection_count(const bc_cqltype *t, int node, const uint8_t *p, size_t len,
+						size_t *pos, uint32_t *count, bc_cqlerr *err)
+{
+	const char *name = bc_cqlkind_name(t->node[node].kind);
+
+	if (len - *pos < 4)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "%s: %lu bytes, no element count", name,
+							 (unsigned long) (len - *pos));
+	*count = BC_CQL_BE32(p + *pos);
+	*pos += 4;
+	/* each element takes at least its 4-byte length */
+	if (*count > (len - *pos) / 4)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "%s: %lu elements cannot fit in %lu bytes",
+							 name, (unsigned long) *count, (unsigned long) (len - *pos));
+	return BC_OK;
+}
+
+bc_status
+bc_cql_element(const uint8_t *p, size_t len, size_t *pos, const uint8_t **v, size_t *vlen,
+			   bc_cqlerr *err)
+{
+	uint32_t	n;
+
+	if (len - *pos < 4)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "a collection element ends inside its length");
+	n = BC_CQL_BE32(p + *pos);
+	*pos += 4;
+	if (n > len - *pos)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "a collection element of %ld bytes %s",
+							 (long) (int32_t) n, (int32_t) n < 0 ? "(null) in a collection" :
+							 "runs past the value");
+	*v = p + *pos;
+	*vlen = n;
+	*pos += n;
+	return BC_OK;
+}
+
+static bc_status
+text_value(const bc_cqltype *t, int node, const uint8_t *p, size_t len, uint32_t *work,
+		   bc_cqlsink *out, bc_cqlerr *err)
+{
+	const bc_cqlnode *nd = &t->node[node];
+	size_t		pos = 0,
+				vlen;
+	const uint8_t *v;
+	int			i,
+				child,
+				eoc = 0;
+	bc_status	st;
+
+	switch (nd->kind)
+	{
+		case BC_CQL_COMPOSITE:
+			if (len == 0)
+				return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "CompositeType: no component");
+			for (i = 0, child = nd->first; pos < len; i++, child = t->node[child].next)
+			{
+				if ((st = bc_cql_composite_part(p, len, &pos, i, nd->nparams, &v, &vlen, &eoc,
+												err)) != BC_OK)
+					return st;
+				if (i > 0)
+					bc_cqlsink_putc(out, ':');
+				bc_cqlsink_push(out, BC_CQLESC_COMPOSITE);
+				st = text_value(t, child, v, vlen, work, out, err);
+				bc_cqlsink_pop(out);
+				if (st != BC_OK)
+					return st;
+			}
+			if (eoc != 0)
+				bc_cqlsink_puts(out, eoc == 1 ? ":!" : ":_");
+			return BC_OK;
+		case BC_CQL_TUPLE:
+		case BC_CQL_UDT:
+			for (i = 0, child = nd->first; pos < len; i++, child = t->node[child].next)
+			{
+				if (i >= nd->nparams)
+					return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "%s: bytes after its %d fields",
+										 bc_cqlkind_name(nd->kind), nd->nparams);
+				if ((st = bc_cql_field_part(p, len, &pos, i, &v, &vlen, err)) != BC_OK)
+					return st;
+				if (i > 0)
+					bc_cqlsink_putc(out, ':');
+				if (v == NULL)
+				{
+					bc_cqlsink_putc(out, '@');
+					continue;
+				}
+				{
+					size_t		before = out->len;
+
+					bc_cqlsink_push(out, BC_CQLESC_TUPLE);
+					st = text_value(t, child, v, vlen, work, out, err);
+					bc_cqlsink_pop(out);
+					if (st != BC_OK)
+						return st;
+					/* one field of empty text: "!", since "" is no field */
+					if (i == 0 && pos == len && out->len == before)
+						bc_cqlsink_putc(out, '!');
+				}
+			}
+			return BC_OK;
+		case BC_CQL_LIST:
+		case BC_CQL_SET:
+		case BC_CQL_MAP:
+			{
+				bc_cqlsink check;
+
+				bc_cqlsink_init(&check, NULL, 0);
+				if ((st = bc_cql_value_json(t, node, p, len, work, &check, err)) != BC_OK)
+					return st;
+				bc_cql_put_hex(out, p, len, 1);
+				return BC_OK;
+			}
+		default:
+			return bc_cql_scalar_text(nd->kind, p, len, work, out, err);
+	}
+}
+
+bc_status
+bc_cql_key_text(const bc_cqltype *t, const uint8_t *key, size_t len, uint32_t *work,
+				bc_cqlsink *out, bc_cqlerr *err)
+{
+	bc_status	st = text_value(t, t->root, key, len, work, out, err);
+
+	if (st == BC_OK && out->len > out->cap)
+		return BC_ERR_BUFFER;
+	return st;
+}
