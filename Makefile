@@ -11,6 +11,8 @@
 #   make check-version           META.json and README.md agree with bloomcass.control
 #   make lookup-bench            bytes read by an exact key lookup vs a full Index.db
 #                                scan, on generated SSTables (test/bench/README.md)
+#   bash test/bench/node.sh      node-scale benchmark: 1,000 and 10,000 SSTables
+#                                (test/bench/README.md)
 
 EXTENSION = bloomcass
 MODULE_big = bloomcass
@@ -141,7 +143,8 @@ SHLIB_LINK += $(COMPRESSION_LIBS)
 
 EXTRA_CLEAN = build/regress build/unit_tests build/unit_tests_san build/core-c99 \
 	build/client build/tools bloomcass-load $(OBJS:.o=.d) \
-	build/bench/lookup build/bench/lookup_gen build/bench/lookup_bench
+	build/bench/lookup build/bench/lookup_gen build/bench/lookup_bench \
+	build/bench/node_filter build/bench/node_copy build/bench/node
 ifdef BLOOMCASS_MAKE_DATA
 EXTRA_CLEAN += $(BLOOMCASS_SERVER_DATA)
 endif
@@ -342,6 +345,20 @@ $(LOOKUP_BENCH_DIR)/%/nb-1-big-Summary.db: build/bench/lookup_gen
 lookup-bench: build/bench/lookup_bench \
 		$(foreach n,$(LOOKUP_BENCH_SIZES),$(LOOKUP_BENCH_DIR)/$(n)/nb-1-big-Summary.db)
 	./build/bench/lookup_bench $(foreach n,$(LOOKUP_BENCH_SIZES),$(n) $(LOOKUP_BENCH_DIR)/$(n))
+
+# ---------------------------------------------------------------------------
+# The node-scale benchmark (test/bench/node.sh, not part of CI): node_filter
+# writes the large Filter.db files of its nodes (plain C against the core),
+# node_copy is the floor of bloomcass-load (libpq).  test/bench/README.md.
+# ---------------------------------------------------------------------------
+build/bench/node_filter: test/bench/node_filter.c $(CORE_SRCS) $(wildcard src/core/*.h)
+	@mkdir -p build/bench
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -o $@ test/bench/node_filter.c $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
+
+build/bench/node_copy: test/bench/node_copy.c
+	@mkdir -p build/bench
+	$(CLIENT_CC) -std=c99 -O2 -g -Wall -Wextra -Werror -I$(shell $(PG_CONFIG) --includedir) -o $@ $< \
+		-L$(shell $(PG_CONFIG) --libdir) -lpq
 
 # ---------------------------------------------------------------------------
 # The lists above against the tree: every src/*.c, src/core/*.c,
