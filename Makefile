@@ -177,6 +177,7 @@ CLIENT_SRCS = \
 	src/client/copy.c \
 	src/client/main.c \
 	src/client/options.c \
+	src/client/params.c \
 	src/client/progress.c \
 	src/client/tables.c \
 	src/client/upload.c \

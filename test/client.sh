@@ -77,9 +77,12 @@ expect "the superuser creates the tables (exit status)" "$rc" 0
 expect "the first run on an empty folder creates both tables, without --keys" \
 	"$(q -c "SELECT to_regclass('cassandra_sstable_files') IS NOT NULL AND to_regclass('cassandra_sstable_files_keys') IS NOT NULL")" t
 q -c "CREATE ROLE loader LOGIN" \
-	-c "GRANT SELECT, INSERT, DELETE ON cassandra_sstable_files, cassandra_sstable_files_keys TO loader"
+	-c "GRANT SELECT, INSERT, DELETE ON cassandra_sstable_files, cassandra_sstable_files_keys TO loader" \
+	-c "REVOKE TEMPORARY ON DATABASE $PGDATABASE FROM PUBLIC"
 expect "the loader has no server file privileges" \
 	"$(q -c "SELECT pg_has_role('loader', 'pg_read_server_files', 'member')")" f
+expect "the loader cannot create temporary tables" \
+	"$(q -c "SELECT has_database_privilege('loader', current_database(), 'TEMPORARY')")" f
 
 # run LOG ARGS...: bloomcass-load as the loader, output in LOG; sets RC
 run() {

@@ -16,7 +16,6 @@
 #include "load.h"
 
 #define COPY_BUFFER ((size_t) 256 * 1024)
-#define TEXTOID 25
 
 static char errbuf[1024];
 
@@ -185,53 +184,6 @@ void
 ld_put_text(ld_copy *c, const char *s)
 {
 	ld_put_bytes(c, s, s ? strlen(s) : 0, s != NULL);
-}
-
-void
-ld_put_i64(ld_copy *c, int64_t v, int present)
-{
-	uint8_t		b[8];
-
-	if (!present)
-	{
-		ld_put_i32(c, -1);
-		return;
-	}
-	bc_put_be64(b, (uint64_t) v);
-	ld_put_i32(c, 8);
-	put(c, b, 8);
-}
-
-void
-ld_put_bool(ld_copy *c, int v)
-{
-	uint8_t		b = v ? 1 : 0;
-
-	ld_put_i32(c, 1);
-	put(c, &b, 1);
-}
-
-void
-ld_put_text_array(ld_copy *c, char **items, int n)
-{
-	int32_t		total = 20;
-	int			i;
-
-	if (n == 0)
-		total = 12;
-	for (i = 0; i < n; i++)
-		total += 4 + (int32_t) strlen(items[i]);
-	ld_put_i32(c, total);
-	ld_put_i32(c, n > 0 ? 1 : 0);	/* dimensions */
-	ld_put_i32(c, 0);				/* no NULLs */
-	ld_put_i32(c, TEXTOID);
-	if (n > 0)
-	{
-		ld_put_i32(c, n);
-		ld_put_i32(c, 1);
-	}
-	for (i = 0; i < n; i++)
-		ld_put_bytes(c, items[i], strlen(items[i]), 1);
 }
 
 static const uint8_t copy_header[19] = {

@@ -176,9 +176,28 @@ void		ld_put_i16(ld_copy *c, int16_t v);
 void		ld_put_i32(ld_copy *c, int32_t v);
 void		ld_put_bytes(ld_copy *c, const void *p, size_t n, int present);
 void		ld_put_text(ld_copy *c, const char *s);
-void		ld_put_i64(ld_copy *c, int64_t v, int present);
-void		ld_put_bool(ld_copy *c, int v);
-void		ld_put_text_array(ld_copy *c, char **items, int n);
+
+/* params.c: the parameters of a statement, in binary format, as
+ * PQexecPrepared takes them; values point into the caller's memory (large
+ * ones are not copied) or into buffers freed by ld_params_reset */
+#define LD_MAX_PARAMS 32
+
+typedef struct ld_params
+{
+	int			n;
+	const char *values[LD_MAX_PARAMS];	/* NULL for SQL NULL */
+	int			lengths[LD_MAX_PARAMS];
+	int			formats[LD_MAX_PARAMS];
+	char	   *owned[LD_MAX_PARAMS];
+	uint8_t		scratch[LD_MAX_PARAMS][8];	/* bigint and boolean values */
+} ld_params;
+
+void		ld_params_reset(ld_params *p);	/* frees, then no parameters */
+void		ld_param_bytes(ld_params *p, const void *data, size_t len, int present);
+void		ld_param_text(ld_params *p, const char *s);	/* NULL: SQL NULL */
+void		ld_param_i64(ld_params *p, int64_t v, int present);
+void		ld_param_bool(ld_params *p, int v);
+void		ld_param_text_array(ld_params *p, char **items, int n);
 
 /* the status to stop the whole load with for a failed command (0 when only
  * the SSTable being loaded is concerned), and the server's message on one

@@ -9,11 +9,11 @@
  *                                   || table || ' ' || label, 0))
  *   SELECT ... FROM <table> WHERE (label, path) = the SSTable's
  *          (loaded meanwhile by another run, unchanged: ROLLBACK, skipped)
- *   COPY pg_temp.bloomcass_load_stage FROM STDIN (FORMAT binary)
  *   DELETE FROM <table> WHERE (label, path) = the SSTable's
  *   INSERT INTO <table> SELECT ... bloom_import(filter_db, version),
  *          cassandra_statistics(statistics_db, version),
- *          cassandra_summary(summary_db, version) ... FROM the staged row
+ *          cassandra_summary(summary_db, version) ... FROM the row's values,
+ *          sent as the parameters of a prepared statement in binary format
  *   [--keys: DELETE FROM <table>_keys ...; COPY <table>_keys FROM STDIN]
  *   COMMIT
  *
@@ -21,7 +21,12 @@
  * are computed on the server by the same parsers as cassandra_sstables.
  * Where the server has no bytea parser (the Partitions.db footer of BTI
  * SSTables; a BIG SSTable without Summary.db, whose range comes from
- * Index.db) the key range is read here with the core readers and staged.
+ * Index.db) the key range is read here with the core readers and sent
+ * with the row.
+ *
+ * The row goes straight into the INSERT: staged first in a temporary table
+ * (a binary COPY), its bytes were written and read back once more, and the
+ * temporary table truncated at every COMMIT (ON COMMIT DELETE ROWS).
  *
  * The lock serialises the transactions of the loads of one label into one
  * table (two cron runs of a node overlapping, or started twice): the second
@@ -79,7 +84,11 @@ struct ld_uploader
 	char	   *delete_keys_sql;
 	char	   *copy_keys_sql;
 	ld_copy		copy;			/* the binary COPY in progress */
+	ld_params	params;			/* the row of the INSERT */
 };
+
+/* the prepared INSERT's name (one per connection) */
+#define INSERT_STATEMENT "bloomcass_load_insert"
 
 
 /* run a command; on failure report it and set *fatal (0 when not) */
@@ -90,8 +99,24 @@ run(ld_uploader *u, const char *what, const char *sql, int nparams,
 	return ld_exec(u->conn, what, sql, nparams, params, want, fatal, out);
 }
 
+/* run the prepared INSERT with u->params; on failure as run() */
+static int
+run_prepared(ld_uploader *u, const char *what, int *fatal)
+{
+	PGresult   *r = PQexecPrepared(u->conn, INSERT_STATEMENT, u->params.n,
+								   u->params.values, u->params.lengths,
+								   u->params.formats, 0);
+	int			ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+
+	if (!ok)
+		ld_report_failure(u->conn, r, what, fatal);
+	PQclear(r);
+	ld_params_reset(&u->params);
+	return ok;
+}
+
 /* ------------------------------------------------------------------------
- * Start: tables, staging table, what is loaded already
+ * Start: tables, the INSERT, what is loaded already
  * ------------------------------------------------------------------------ */
 static int
 known_cmp(const void *a, const void *b)
@@ -142,17 +167,6 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 	if (!ld_tables_prepare(conn, o, u->table, u->keys_table, fatal))
 		return NULL;
 
-	if (!run(u, "creating the staging table",
-			 "CREATE TEMP TABLE bloomcass_load_stage ("
-			 "label text, path text, keyspace text, table_name text, version text, "
-			 "generation text, format text, state text, snapshot text, components text[], "
-			 "filter_db bytea, statistics_db bytea, summary_db bytea, toc_txt bytea, "
-			 "filter_db_bytes bigint, data_db_bytes bigint, modified bigint, "
-			 "readable boolean, summary_range boolean, first_key bytea, last_key bytea, "
-			 "keys_loaded boolean) ON COMMIT DELETE ROWS",
-			 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
-		return NULL;
-
 	/* what this label has loaded */
 	sql = ld_sqlf("SELECT path, coalesce(data_db_bytes, -1), "
 				  "coalesce(extract(epoch FROM modified)::bigint, -1), keys_loaded "
@@ -193,12 +207,29 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 						 "s.filter_db_bytes, s.data_db_bytes, to_timestamp(s.modified), "
 						 "s.filter_db, s.statistics_db, s.summary_db, s.toc_txt, "
 						 "s.keys_loaded, now() "
-						 "FROM pg_temp.bloomcass_load_stage s "
+						 "FROM (SELECT $1::text AS label, $2::text AS path, $3::text AS keyspace, "
+						 "$4::text AS table_name, $5::text AS version, $6::text AS generation, "
+						 "$7::text AS format, $8::text AS state, $9::text AS snapshot, "
+						 "$10::text[] AS components, $11::bytea AS filter_db, "
+						 "$12::bytea AS statistics_db, $13::bytea AS summary_db, "
+						 "$14::bytea AS toc_txt, $15::bigint AS filter_db_bytes, "
+						 "$16::bigint AS data_db_bytes, $17::bigint AS modified, "
+						 "$18::boolean AS readable, $19::boolean AS summary_range, "
+						 "$20::bytea AS first_key, $21::bytea AS last_key, "
+						 "$22::boolean AS keys_loaded) s "
 						 "LEFT JOIN LATERAL cassandra_statistics("
 						 "CASE WHEN s.readable THEN s.statistics_db END, s.version) st ON true "
 						 "LEFT JOIN LATERAL cassandra_summary("
 						 "CASE WHEN s.summary_range THEN s.summary_db END, s.version) sm ON true",
 						 u->table);
+	r = PQprepare(conn, INSERT_STATEMENT, u->insert_sql, 0, NULL);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+	{
+		ld_report_failure(conn, r, "preparing the INSERT", fatal);
+		PQclear(r);
+		return NULL;
+	}
+	PQclear(r);
 	return u;
 }
 
@@ -221,6 +252,7 @@ ld_upload_end(ld_uploader *u)
 	free(u->delete_keys_sql);
 	free(u->copy_keys_sql);
 	ld_copy_free(&u->copy);
+	ld_params_reset(&u->params);
 	free(u);
 }
 
@@ -392,40 +424,36 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	}
 	PQclear(r);
 
-	/* the staged row */
-	if (!ld_copy_start(&u->copy, "COPY pg_temp.bloomcass_load_stage FROM STDIN (FORMAT binary)",
-					s->prefix, fatal))
-		goto fail;
-	ld_put_i16(&u->copy, 22);
-	ld_put_text(&u->copy, u->o->label);
-	ld_put_text(&u->copy, s->prefix);
-	ld_put_text(&u->copy, s->keyspace);
-	ld_put_text(&u->copy, s->table);
-	ld_put_text(&u->copy, s->version);
-	ld_put_text(&u->copy, s->generation);
-	ld_put_text(&u->copy, s->format == BC_SSTABLE_BTI ? "bti" : "big");
-	ld_put_text(&u->copy, s->state);
-	ld_put_text(&u->copy, s->snapshot);
-	ld_put_text_array(&u->copy, s->components, s->ncomponents);
-	ld_put_bytes(&u->copy, filter.data, filter.len, filter.present);
-	ld_put_bytes(&u->copy, stats.data, stats.len, stats.present);
-	ld_put_bytes(&u->copy, summary.data, summary.len, summary.present);
-	ld_put_bytes(&u->copy, toc.data, toc.len, toc.present);
-	ld_put_i64(&u->copy, filter_bytes, filter_bytes >= 0);
-	ld_put_i64(&u->copy, data_bytes, data_bytes >= 0);
-	ld_put_i64(&u->copy, (int64_t) s->data_mtime, s->has_data);
-	ld_put_bool(&u->copy, readable);
-	ld_put_bool(&u->copy, summary_range);
-	ld_put_bytes(&u->copy, first.data, first.len, first.present);
-	ld_put_bytes(&u->copy, last.data, last.len, last.present);
-	ld_put_bool(&u->copy, u->o->keys);
-	if (!ld_copy_end(&u->copy, s->prefix, fatal))
-		goto fail;
-
 	params[0] = u->o->label;
 	params[1] = s->prefix;
-	if (!run(u, s->prefix, u->delete_sql, 2, params, PGRES_COMMAND_OK, fatal, NULL) ||
-		!run(u, s->prefix, u->insert_sql, 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
+	if (!run(u, s->prefix, u->delete_sql, 2, params, PGRES_COMMAND_OK, fatal, NULL))
+		goto fail;
+
+	/* the row, $1 .. $22 of the INSERT */
+	ld_params_reset(&u->params);
+	ld_param_text(&u->params, u->o->label);
+	ld_param_text(&u->params, s->prefix);
+	ld_param_text(&u->params, s->keyspace);
+	ld_param_text(&u->params, s->table);
+	ld_param_text(&u->params, s->version);
+	ld_param_text(&u->params, s->generation);
+	ld_param_text(&u->params, s->format == BC_SSTABLE_BTI ? "bti" : "big");
+	ld_param_text(&u->params, s->state);
+	ld_param_text(&u->params, s->snapshot);
+	ld_param_text_array(&u->params, s->components, s->ncomponents);
+	ld_param_bytes(&u->params, filter.data, filter.len, filter.present);
+	ld_param_bytes(&u->params, stats.data, stats.len, stats.present);
+	ld_param_bytes(&u->params, summary.data, summary.len, summary.present);
+	ld_param_bytes(&u->params, toc.data, toc.len, toc.present);
+	ld_param_i64(&u->params, filter_bytes, filter_bytes >= 0);
+	ld_param_i64(&u->params, data_bytes, data_bytes >= 0);
+	ld_param_i64(&u->params, (int64_t) s->data_mtime, s->has_data);
+	ld_param_bool(&u->params, readable);
+	ld_param_bool(&u->params, summary_range);
+	ld_param_bytes(&u->params, first.data, first.len, first.present);
+	ld_param_bytes(&u->params, last.data, last.len, last.present);
+	ld_param_bool(&u->params, u->o->keys);
+	if (!run_prepared(u, s->prefix, fatal))
 		goto fail;
 
 	if (u->o->keys)
