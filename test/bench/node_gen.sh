@@ -52,7 +52,7 @@ mkdir -p "$dest/data/bench" "$dest/filters"
 
 # the distinct filters
 for t in "${TABLES[@]}"; do
-	read -r table id version src <<<"$t"
+	read -r table _ version src <<<"$t"
 	for kib in "${SIZES_KIB[@]}"; do
 		printf '%s\t%s\t%s\t%s\t' "$table" "$kib" "$src" "$version" >>"$dest/filters.tsv"
 		"$NODE_FILTER" "$S/$src" "$version" $((kib * 1024)) "$dest/filters/$table-$kib.db" \
