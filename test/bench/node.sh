@@ -229,6 +229,7 @@ psql -X -q -v ON_ERROR_STOP=1 -v header="$HEADER" -v out="$OUT/node.md" -v raw="
 bc_cluster_stop
 exec 9>&-
 cleanup_nodes
+rm -f "$OUT/node_rss"
 
 cat "$OUT/node.md"
 bc_log "total $(($(date +%s) - START)) s; build/bench/node.md, samples in build/bench/node_raw.tsv"
