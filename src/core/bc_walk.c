@@ -26,19 +26,13 @@
 #include "bc_txn_log.h"
 #include "bc_walk.h"
 
-struct bc_walk
+/* one name of a folder, with its stat when the listing gave it */
+typedef struct named
 {
-	const bc_walk_ops *ops;
-	void	   *arg;
-	int			include_inactive;
-	int			depth;
-	uint64_t	devs[BC_WALK_MAX_DEPTH + 1];	/* folders being walked */
-	uint64_t	inos[BC_WALK_MAX_DEPTH + 1];
-	/* the names of the folder being listed (bc_walk_add_name) */
-	char	  **names;
-	size_t		nnames;
-	size_t		capnames;
-};
+	char	   *name;			/* from alloc */
+	int			has_stat;
+	bc_walk_stat st;
+} named;
 
 /* one component file of the folder being walked */
 typedef struct entry
@@ -66,6 +60,39 @@ typedef struct txn_sets
 	strvec		temporary;		/* ADDed by unfinished operations */
 	strvec		obsolete;		/* REMOVEd by committed ones */
 } txn_sets;
+
+/* a folder being walked: its SSTables reported one by one, then each of
+ * its subfolders walked */
+typedef struct frame
+{
+	char	   *dir;			/* from alloc */
+	uint64_t	dev;			/* which folder it is, for link loops */
+	uint64_t	ino;
+	named	   *names;			/* its names, sorted */
+	size_t		nnames;
+	entry	   *entries;		/* its components, in SSTable order */
+	size_t		nentries;
+	size_t		next_entry;		/* the first of the next SSTable */
+	bc_folder	folder;
+	txn_sets	txn;
+	char	  **subdirs;		/* from alloc, each too */
+	size_t		nsub;
+	size_t		next_sub;
+} frame;
+
+struct bc_walk
+{
+	const bc_walk_ops *ops;
+	void	   *arg;
+	int			include_inactive;
+	int			depth;			/* frames in use */
+	frame		frames[BC_WALK_MAX_DEPTH];
+	void	   *current;		/* the block of the SSTable last given */
+	/* the names of the folder being listed (bc_walk_add_name) */
+	named	   *names;
+	size_t		nnames;
+	size_t		capnames;
+};
 
 static void *
 walk_alloc(bc_walk *w, size_t size)
@@ -117,9 +144,24 @@ join_path(bc_walk *w, const char *dir, const char *name, size_t name_len)
 void
 bc_walk_add_name(bc_walk *w, const char *name)
 {
+	bc_walk_add_name_stat(w, name, NULL);
+}
+
+void
+bc_walk_add_name_stat(bc_walk *w, const char *name, const bc_walk_stat *st)
+{
+	named	   *n;
+
 	if (w->nnames == w->capnames)
-		w->names = walk_grow(w, w->names, w->nnames, &w->capnames, sizeof(char *));
-	w->names[w->nnames++] = walk_strndup(w, name, strlen(name));
+		w->names = walk_grow(w, w->names, w->nnames, &w->capnames, sizeof(named));
+	n = &w->names[w->nnames++];
+	memset(n, 0, sizeof(*n));
+	n->name = walk_strndup(w, name, strlen(name));
+	if (st != NULL)
+	{
+		n->has_stat = 1;
+		n->st = *st;
+	}
 }
 
 static void
@@ -208,7 +250,7 @@ read_txn_log(bc_walk *w, const char *path, txn_sets *t)
 static int
 name_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *) a, *(char *const *) b);
+	return strcmp(((const named *) a)->name, ((const named *) b)->name);
 }
 
 static int
@@ -234,12 +276,12 @@ put_string(char **fill, const char *s, size_t len)
 }
 
 /*
- * One SSTable: the components entries[0 .. n) of a folder f, all in one
- * block from alloc, reported and released.
+ * One SSTable: the components entries[0 .. n) of a folder f, into *s, all
+ * in one block from alloc (returned, for the caller to release).
  */
-static void
-report_sstable(bc_walk *w, const char *dir, const bc_folder *f,
-			   const entry *entries, size_t n, const txn_sets *t)
+static void *
+make_sstable(bc_walk *w, const char *dir, const bc_folder *f,
+			 const entry *entries, size_t n, const txn_sets *t, bc_walk_sstable *out)
 {
 	const bc_sstable_name *p = &entries[0].parsed;
 	size_t		dl = strlen(dir);
@@ -313,157 +355,221 @@ report_sstable(bc_walk *w, const char *dir, const bc_folder *f,
 									  strvec_has(&t->temporary, s.descriptor, p->descriptor_len),
 									  strvec_has(&t->obsolete, s.descriptor, p->descriptor_len),
 									  s.data != NULL);
-
-	w->ops->sstable(w->arg, &s);
-	w->ops->release(w->arg, block);
+	*out = s;
+	return block;
 }
 
-/* The SSTables of one folder, entries[0 .. n) sorted by entry_cmp. */
-static void
-report_folder(bc_walk *w, const char *dir, const entry *entries, size_t n,
-			  const txn_sets *t)
-{
-	bc_folder	f;
-	size_t		i = 0;
-
-	bc_folder_parse(dir, strlen(dir), &f);
-	while (i < n)
-	{
-		size_t		j = i;
-
-		while (j < n && entries[j].parsed.descriptor_len == entries[i].parsed.descriptor_len &&
-			   memcmp(entries[j].name, entries[i].name, entries[i].parsed.descriptor_len) == 0)
-			j++;
-		report_sstable(w, dir, &f, entries + i, j - i, t);
-		i = j;
-	}
-}
-
+/*
+ * Open the folder dir (from alloc; taken) as the next frame: stat, loop and
+ * depth checks, its names listed and sorted, its components and
+ * transaction logs read, its subfolders noted.  0 when it is not walked
+ * (reported; dir released), -1 for a root that is not.
+ */
 static int
-walk_dir(bc_walk *w, const char *dir, int root)
+open_frame(bc_walk *w, char *dir, int root)
 {
 	bc_walk_stat st;
-	char	  **names;
+	frame	   *fr;
 	size_t		n,
-				i,
-				nentries = 0,
-				nsub = 0;
-	entry	   *entries;
-	char	  **subdirs;
-	txn_sets	t;
+				i;
 	int			k;
 
 	/* each folder once: a link back up the tree is not followed */
 	memset(&st, 0, sizeof(st));
 	w->ops->stat(w->arg, dir, &st);
 	if (st.type == BC_WALK_ERROR || st.type == BC_WALK_GONE)
-	{
 		report(w, BC_WALK_STAT_FAILED, dir, root, 1, st.err, 0);
-		return root ? -1 : 0;
-	}
-	if (st.type != BC_WALK_DIRECTORY)
+	else if (st.type != BC_WALK_DIRECTORY)
 	{
 		if (root)
 			report(w, BC_WALK_NOT_DIRECTORY, dir, 1, 1, 0, 0);
-		return root ? -1 : 0;
 	}
-	for (k = 0; k < w->depth; k++)
-		if (w->devs[k] == st.dev && w->inos[k] == st.ino)
-		{
-			report(w, BC_WALK_LINK_LOOP, dir, root, 1, 0, 0);
-			return 0;
-		}
-	if (w->depth >= BC_WALK_MAX_DEPTH)
+	else
 	{
-		report(w, BC_WALK_TOO_DEEP, dir, root, 1, 0, 0);
-		return 0;
+		for (k = 0; k < w->depth; k++)
+			if (w->frames[k].dev == st.dev && w->frames[k].ino == st.ino)
+				break;
+		if (k < w->depth)
+			report(w, BC_WALK_LINK_LOOP, dir, root, 1, 0, 0);
+		else if (w->depth >= BC_WALK_MAX_DEPTH)
+			report(w, BC_WALK_TOO_DEEP, dir, root, 1, 0, 0);
+		else
+			goto walk;
 	}
+	w->ops->release(w->arg, dir);
+	return root ? -1 : 0;
 
+walk:
 	w->names = NULL;
 	w->nnames = w->capnames = 0;
 	if (!w->ops->list(w->arg, w, dir, root))
 	{
 		for (i = 0; i < w->nnames; i++)
-			w->ops->release(w->arg, w->names[i]);
+			w->ops->release(w->arg, w->names[i].name);
 		if (w->names != NULL)
 			w->ops->release(w->arg, w->names);
+		w->ops->release(w->arg, dir);
 		return root ? -1 : 0;
 	}
-	names = w->names;
-	n = w->nnames;
+	fr = &w->frames[w->depth++];
+	memset(fr, 0, sizeof(*fr));
+	fr->dir = dir;
+	fr->dev = st.dev;
+	fr->ino = st.ino;
+	fr->names = w->names;
+	fr->nnames = n = w->nnames;
 	w->names = NULL;
 	if (n > 0)
-		qsort(names, n, sizeof(char *), name_cmp);
+		qsort(fr->names, n, sizeof(named), name_cmp);
 
-	memset(&t, 0, sizeof(t));
-	t.w = w;
-	entries = walk_alloc(w, sizeof(entry) * n);
-	subdirs = walk_alloc(w, sizeof(char *) * n);
+	fr->txn.w = w;
+	fr->entries = walk_alloc(w, sizeof(entry) * n);
+	fr->subdirs = walk_alloc(w, sizeof(char *) * n);
 	for (i = 0; i < n; i++)
 	{
-		size_t		len = strlen(names[i]);
-		char	   *path = join_path(w, dir, names[i], len);
+		const char *name = fr->names[i].name;
+		size_t		len = strlen(name);
+		char	   *path = join_path(w, dir, name, len);
 		bc_walk_stat fst;
-		entry	   *e = &entries[nentries];
+		entry	   *e = &fr->entries[fr->nentries];
 
-		memset(&fst, 0, sizeof(fst));
-		w->ops->stat(w->arg, path, &fst);
-		if (fst.type == BC_WALK_DIRECTORY &&
-			(w->include_inactive || !bc_folder_inactive(names[i], len)))
+		if (fr->names[i].has_stat)
+			fst = fr->names[i].st;
+		else
 		{
-			subdirs[nsub++] = path;
+			memset(&fst, 0, sizeof(fst));
+			w->ops->stat(w->arg, path, &fst);
+		}
+		if (fst.type == BC_WALK_DIRECTORY &&
+			(w->include_inactive || !bc_folder_inactive(name, len)))
+		{
+			fr->subdirs[fr->nsub++] = path;
 			continue;
 		}
 		if (fst.type == BC_WALK_ERROR)
 			report(w, BC_WALK_STAT_FAILED, path, 0, 0, fst.err, 0);
 		else if (fst.type == BC_WALK_REGULAR)
 		{
-			if (bc_txn_log_name(names[i], len))
-				read_txn_log(w, path, &t);
-			else if (bc_sstable_name_parse(names[i], len, &e->parsed) == BC_OK)
+			if (bc_txn_log_name(name, len))
+				read_txn_log(w, path, &fr->txn);
+			else if (bc_sstable_name_parse(name, len, &e->parsed) == BC_OK)
 			{
-				e->name = names[i];
+				e->name = name;
 				e->size = fst.size;
 				e->mtime = fst.mtime;
-				nentries++;
+				fr->nentries++;
 			}
 		}
 		w->ops->release(w->arg, path);
 	}
-	if (nentries > 0)
-		qsort(entries, nentries, sizeof(entry), entry_cmp);
-	report_folder(w, dir, entries, nentries, &t);
-	strvec_free(w, &t.temporary);
-	strvec_free(w, &t.obsolete);
-	w->ops->release(w->arg, entries);
+	if (fr->nentries > 0)
+		qsort(fr->entries, fr->nentries, sizeof(entry), entry_cmp);
+	bc_folder_parse(dir, strlen(dir), &fr->folder);
+	return 1;
+}
 
-	w->devs[w->depth] = st.dev;
-	w->inos[w->depth] = st.ino;
-	w->depth++;
-	for (i = 0; i < nsub; i++)
+/* release what the top frame still holds, and pop it */
+static void
+close_frame(bc_walk *w)
+{
+	frame	   *fr = &w->frames[--w->depth];
+	size_t		i;
+
+	strvec_free(w, &fr->txn.temporary);
+	strvec_free(w, &fr->txn.obsolete);
+	w->ops->release(w->arg, fr->entries);
+	for (i = fr->next_sub; i < fr->nsub; i++)
+		w->ops->release(w->arg, fr->subdirs[i]);
+	w->ops->release(w->arg, fr->subdirs);
+	for (i = 0; i < fr->nnames; i++)
+		w->ops->release(w->arg, fr->names[i].name);
+	if (fr->names != NULL)
+		w->ops->release(w->arg, fr->names);
+	w->ops->release(w->arg, fr->dir);
+}
+
+bc_walk *
+bc_walk_open(const bc_walk_ops *ops, void *arg, const char *root, int include_inactive)
+{
+	bc_walk    *w = ops->alloc(arg, sizeof(bc_walk));
+
+	memset(w, 0, sizeof(*w));
+	w->ops = ops;
+	w->arg = arg;
+	w->include_inactive = include_inactive != 0;
+	if (open_frame(w, walk_strndup(w, root, strlen(root)), 1) < 0)
 	{
-		walk_dir(w, subdirs[i], 0);
-		w->ops->release(w->arg, subdirs[i]);
+		ops->release(arg, w);
+		return NULL;
 	}
-	w->depth--;
-	w->ops->release(w->arg, subdirs);
-	for (i = 0; i < n; i++)
-		w->ops->release(w->arg, names[i]);
-	if (names != NULL)
-		w->ops->release(w->arg, names);
+	return w;
+}
+
+/*
+ * The next SSTable of the walk, in the order of bc_walk_run: a folder's
+ * SSTables, in name order, before its subfolders.
+ */
+int
+bc_walk_next(bc_walk *w, bc_walk_sstable *s)
+{
+	if (w->current != NULL)
+	{
+		w->ops->release(w->arg, w->current);
+		w->current = NULL;
+	}
+	while (w->depth > 0)
+	{
+		frame	   *fr = &w->frames[w->depth - 1];
+
+		if (fr->next_entry < fr->nentries)
+		{
+			const entry *e = fr->entries;
+			size_t		i = fr->next_entry,
+						j = i;
+
+			while (j < fr->nentries && e[j].parsed.descriptor_len == e[i].parsed.descriptor_len &&
+				   memcmp(e[j].name, e[i].name, e[i].parsed.descriptor_len) == 0)
+				j++;
+			fr->next_entry = j;
+			w->current = make_sstable(w, fr->dir, &fr->folder, e + i, j - i, &fr->txn, s);
+			return 1;
+		}
+		if (fr->next_sub < fr->nsub)
+		{
+			char	   *sub = fr->subdirs[fr->next_sub++];
+
+			open_frame(w, sub, 0);
+			continue;
+		}
+		close_frame(w);
+	}
 	return 0;
+}
+
+void
+bc_walk_close(bc_walk *w)
+{
+	if (w == NULL)
+		return;
+	if (w->current != NULL)
+		w->ops->release(w->arg, w->current);
+	while (w->depth > 0)
+		close_frame(w);
+	w->ops->release(w->arg, w);
 }
 
 int
 bc_walk_run(const bc_walk_ops *ops, void *arg, const char *root, int include_inactive)
 {
-	bc_walk		w;
+	bc_walk    *w = bc_walk_open(ops, arg, root, include_inactive);
+	bc_walk_sstable s;
 
-	memset(&w, 0, sizeof(w));
-	w.ops = ops;
-	w.arg = arg;
-	w.include_inactive = include_inactive != 0;
-	return walk_dir(&w, root, 1);
+	if (w == NULL)
+		return -1;
+	while (bc_walk_next(w, &s))
+		ops->sstable(arg, &s);
+	bc_walk_close(w);
+	return 0;
 }
 
 int64_t

@@ -127,7 +127,8 @@ typedef struct bc_walk_ops
 
 	void		(*problem) (void *arg, const bc_walk_report *r);
 
-	/* every SSTable of every folder walked, whatever its state */
+	/* every SSTable of every folder walked, whatever its state (bc_walk_run
+	 * only) */
 	void		(*sstable) (void *arg, const bc_walk_sstable *s);
 } bc_walk_ops;
 
@@ -140,11 +141,30 @@ typedef struct bc_walk_ops
 int			bc_walk_run(const bc_walk_ops *ops, void *arg, const char *root,
 						int include_inactive);
 
-/* from ops->list: one name of the directory being listed */
-void		bc_walk_add_name(bc_walk *w, const char *name);
+/*
+ * The same walk one SSTable at a time (ops->sstable is not called):
+ * bc_walk_open (NULL when root itself could not be walked, reported), then
+ * bc_walk_next until it returns 0, each SSTable valid until the next call,
+ * then bc_walk_close (also to stop early).  What it holds at any time is
+ * the names of the folders being walked (the current one and those above
+ * it) and one SSTable: not the SSTables walked before.
+ */
+bc_walk    *bc_walk_open(const bc_walk_ops *ops, void *arg, const char *root,
+						 int include_inactive);
+int			bc_walk_next(bc_walk *w, bc_walk_sstable *s);
+void		bc_walk_close(bc_walk *w);
 
-/* stat(2) as bc_walk_ops.stat takes it (bc_walk_posix.c) */
+/* from ops->list: one name of the directory being listed; or one with its
+ * stat (as ops->stat gives it, e.g. by bc_walk_stat_posix_at on the open
+ * directory: a lookup of one name instead of the whole path), which the
+ * walk then takes instead of calling ops->stat */
+void		bc_walk_add_name(bc_walk *w, const char *name);
+void		bc_walk_add_name_stat(bc_walk *w, const char *name, const bc_walk_stat *st);
+
+/* stat(2) as bc_walk_ops.stat takes it (bc_walk_posix.c); and of a name
+ * in the directory open as dirfd (fstatat(2), links followed) */
 void		bc_walk_stat_posix(void *arg, const char *path, bc_walk_stat *st);
+void		bc_walk_stat_posix_at(int dirfd, const char *name, bc_walk_stat *st);
 
 /* bytes of an SSTable's component, or -1 when it has none */
 int64_t		bc_walk_component_size(const bc_walk_sstable *s, const char *component);

@@ -51,6 +51,7 @@ typedef struct fsent
 	int			list_n;
 	int			stat_ok;		/* > 0: the stats after this many fail */
 	int			nstat;
+	int			listed_stat;	/* stat'ed by op_list (list_stats) */
 } fsent;
 
 typedef struct memfs
@@ -61,6 +62,9 @@ typedef struct memfs
 	uint64_t	next_ino;
 	long		nalloc;
 	long		nrelease;
+	long		peak_live;		/* most allocations held at once */
+	int			list_stats;		/* op_list gives each name's stat */
+	long		restats;		/* files stat'ed again by the walk */
 	long		nlist;
 	long		nsstable;
 	char	   *out;			/* the walk's reports, one a line */
@@ -245,6 +249,8 @@ op_alloc(void *arg, size_t size)
 	memfs	   *fs = arg;
 
 	fs->nalloc++;
+	if (fs->nalloc - fs->nrelease > fs->peak_live)
+		fs->peak_live = fs->nalloc - fs->nrelease;
 	return malloc(size);
 }
 
@@ -260,8 +266,12 @@ op_release(void *arg, void *p)
 static void
 op_stat(void *arg, const char *path, bc_walk_stat *st)
 {
-	fsent	   *e = lookup(arg, path);
+	memfs	   *fs = arg;
+	fsent	   *e = lookup(fs, path);
 
+	/* with list_stats, the walk never stats a file op_list stat'ed */
+	if (fs->list_stats && e != NULL && e->kind != K_DIR && e->listed_stat)
+		fs->restats++;
 	/* as the callers do: on failure only type and err are set */
 	if (e == NULL || e->kind == K_GONE)
 	{
@@ -311,7 +321,24 @@ op_list(void *arg, bc_walk *w, const char *dir, int root)
 			continue;
 		if (d->list_mode != LIST_OK && count == d->list_n)
 			break;
-		bc_walk_add_name(w, p + bl + 1);
+		if (fs->list_stats)
+		{
+			char		path[4096];
+			bc_walk_stat st;
+			size_t		dl = strlen(dir);
+
+			snprintf(path, sizeof(path), "%s%s%s", dir, dl > 0 && dir[dl - 1] == '/' ? "" : "/",
+					 p + bl + 1);
+			memset(&st, 0, sizeof(st));
+			fs->list_stats = 0;
+			op_stat(fs, path, &st);
+			fs->list_stats = 1;
+			if (lookup(fs, path) != NULL)
+				lookup(fs, path)->listed_stat = 1;
+			bc_walk_add_name_stat(w, p + bl + 1, &st);
+		}
+		else
+			bc_walk_add_name(w, p + bl + 1);
 		count++;
 	}
 	if (d->list_mode == LIST_FAIL)
@@ -483,22 +510,78 @@ static const bc_walk_ops ops = {
 	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable
 };
 
-/* one walk: its status; every allocation released */
-static int
-run(memfs *fs, const char *root, int include_inactive)
+static void
+run_reset(memfs *fs)
 {
 	size_t		i;
-	int			rc;
 
 	for (i = 0; i < fs->n; i++)
-		fs->e[i].nstat = 0;
-	fs->nalloc = fs->nrelease = fs->nlist = fs->nsstable = 0;
+		fs->e[i].nstat = fs->e[i].listed_stat = 0;
+	fs->nalloc = fs->nrelease = fs->nlist = fs->nsstable = fs->peak_live = 0;
+	fs->restats = 0;
 	fs->outlen = 0;
 	if (fs->out)
 		fs->out[0] = '\0';
+}
+
+/* the walk one SSTable at a time (bc_walk_open, _next, _close), stopped
+ * after stop SSTables when stop >= 0: its status, as bc_walk_run's */
+static int
+run_iter(memfs *fs, const char *root, int include_inactive, long stop)
+{
+	bc_walk    *w;
+	bc_walk_sstable s;
+
+	run_reset(fs);
+	w = bc_walk_open(&ops, fs, root, include_inactive);
+	if (w == NULL)
+		return -1;
+	while ((stop < 0 || fs->nsstable < stop) && bc_walk_next(w, &s))
+		op_sstable(fs, &s);
+	bc_walk_close(w);
+	return 0;
+}
+
+/* one walk: its status; every allocation released; the walk one SSTable
+ * at a time gives the same reports, in the same order, with the same
+ * status and releases everything too, also when stopped half way */
+static int
+run(memfs *fs, const char *root, int include_inactive)
+{
+	int			rc,
+				rc2;
+	char	   *out;
+	long		n;
+
+	run_reset(fs);
 	rc = bc_walk_run(&ops, fs, root, include_inactive);
 	CHECK(fs->nalloc == fs->nrelease, "walk of %s (inactive %d): %ld allocations, %ld releases",
 		  root, include_inactive, fs->nalloc, fs->nrelease);
+	out = xstrdup(fs->out ? fs->out : "");
+	n = fs->nsstable;
+
+	rc2 = run_iter(fs, root, include_inactive, n / 2);
+	CHECK(rc2 == rc && fs->nsstable == n / 2 && fs->nalloc == fs->nrelease,
+		  "walk of %s one at a time, stopped after %ld: status %d, %ld SSTables, %ld allocations, %ld releases",
+		  root, n / 2, rc2, fs->nsstable, fs->nalloc, fs->nrelease);
+	rc2 = run_iter(fs, root, include_inactive, -1);
+	CHECK(rc2 == rc && strcmp(out, fs->out ? fs->out : "") == 0 && fs->nalloc == fs->nrelease,
+		  "walk of %s one at a time: status %d (%d), the same reports %d, %ld allocations, %ld releases",
+		  root, rc2, rc, strcmp(out, fs->out ? fs->out : "") == 0, fs->nalloc, fs->nrelease);
+	/* the names' stats given by the listing (bc_walk_add_name_stat), and
+	 * not asked for again */
+	fs->list_stats = 1;
+	rc2 = run_iter(fs, root, include_inactive, -1);
+	fs->list_stats = 0;
+	CHECK(rc2 == rc && strcmp(out, fs->out ? fs->out : "") == 0 && fs->nalloc == fs->nrelease &&
+		  fs->restats == 0,
+		  "walk of %s with the stats from the listing: status %d (%d), the same reports %d, %ld allocations, %ld releases, %ld files stat'ed again",
+		  root, rc2, rc, strcmp(out, fs->out ? fs->out : "") == 0, fs->nalloc, fs->nrelease,
+		  fs->restats);
+	free(out);
+	/* the reports of bc_walk_run, for the caller */
+	run_reset(fs);
+	rc = bc_walk_run(&ops, fs, root, include_inactive);
 	return rc;
 }
 
@@ -1012,6 +1095,62 @@ check_many(void)
 	fs_free(&fs);
 }
 
+/*
+ * What the walk holds does not grow with the SSTables walked before: two
+ * nodes of the same folders (8 keyspaces of 8 tables), one with 10
+ * SSTables in the tables of its first keyspace only (80), the other in
+ * every table (640), are walked with the same most allocations held at
+ * once (the names of the folders being walked and one SSTable), whether all
+ * at once or one at a time.
+ */
+static void
+check_bounded(void)
+{
+	long		peak[2][2];
+	int			k,
+				ks,
+				t,
+				i;
+
+	for (k = 0; k < 2; k++)
+	{
+		memfs		fs;
+		char		path[256];
+		int			want = k ? 640 : 80;
+
+		fs_init(&fs);
+		fs_dir(&fs, "/b");
+		for (ks = 0; ks < 8; ks++)
+		{
+			snprintf(path, sizeof(path), "/b/ks%d", ks);
+			fs_dir(&fs, path);
+			for (t = 0; t < 8; t++)
+			{
+				snprintf(path, sizeof(path), "/b/ks%d/t%d", ks, t);
+				fs_dir(&fs, path);
+				for (i = 1; i <= 10 && (k == 1 || ks == 0); i++)
+				{
+					snprintf(path, sizeof(path), "/b/ks%d/t%d/nb-%d-big-Data.db", ks, t, i);
+					fs_file(&fs, path, i, i);
+					snprintf(path, sizeof(path), "/b/ks%d/t%d/nb-%d-big-Filter.db", ks, t, i);
+					fs_file(&fs, path, i, i);
+				}
+			}
+		}
+		run_reset(&fs);
+		CHECK(bc_walk_run(&ops, &fs, "/b", 0) == 0 && fs.nsstable == want,
+			  "bounded: %ld SSTables of %d", fs.nsstable, want);
+		peak[k][0] = fs.peak_live;
+		CHECK(run_iter(&fs, "/b", 0, -1) == 0 && fs.nsstable == want,
+			  "bounded, one at a time: %ld SSTables of %d", fs.nsstable, want);
+		peak[k][1] = fs.peak_live;
+		fs_free(&fs);
+	}
+	CHECK(peak[0][0] == peak[1][0] && peak[0][1] == peak[1][1] && peak[0][0] > 0,
+		  "bounded: most allocations held at once %ld and %ld (80 SSTables), %ld and %ld (640)",
+		  peak[0][0], peak[0][1], peak[1][0], peak[1][1]);
+}
+
 void
 suite_walk(void)
 {
@@ -1021,6 +1160,7 @@ suite_walk(void)
 	check_roots();
 	check_depth();
 	check_many();
+	check_bounded();
 
 	memset(&none, 0, sizeof(none));
 	CHECK(bc_walk_component_size(&none, "Data.db") == -1, "no components");
