@@ -43,7 +43,6 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
-#include "utils/tuplestore.h"
 
 #include "bc_sstable_dir.h"
 #include "bc_walk.h"
@@ -57,14 +56,21 @@ enum
 	COL_FILTER_DB_BYTES, COL_DATA_DB_BYTES, COL_MODIFIED, NCOLS
 };
 
+/*
+ * The listing's state across its calls: one row per call (ValuePerCall),
+ * the walk advanced by one SSTable each time, so that nothing of the rows
+ * given before is kept.  In the select list (ProjectSet) the rows stream;
+ * in FROM, PostgreSQL's FunctionScan collects them in a tuplestore first,
+ * as it does for any set-returning function.
+ */
 typedef struct Walk
 {
-	Tuplestorestate *ts;
 	TupleDesc	desc;
 	bool		include_inactive;
 	bool		read_filters;
+	bc_walk    *walk;
 	MemoryContext walkcxt;		/* the core walk's memory */
-	MemoryContext rowcxt;		/* one row's, reset after each */
+	MemoryContext rowcxt;		/* one row's, reset at the next call */
 } Walk;
 
 /* the last element of a path */
@@ -114,7 +120,13 @@ walk_list(void *arg, bc_walk *w, const char *dir, int root)
 	while ((de = ReadDirExtended(d, dir, root ? ERROR : WARNING)) != NULL)
 	{
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-			bc_walk_add_name(w, de->d_name);
+		{
+			bc_walk_stat st;
+
+			/* stat'ed here, by its name in the open directory */
+			bc_walk_stat_posix_at(dirfd(d), de->d_name, &st);
+			bc_walk_add_name_stat(w, de->d_name, &st);
+		}
 	}
 	FreeDir(d);
 	return 1;
@@ -203,21 +215,15 @@ component_names(const bc_walk_sstable *s)
 	return PointerGetDatum(construct_array(d, s->ncomponents, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
-/* one row, for an SSTable of the state asked for */
-static void
-walk_sstable(void *arg, const bc_walk_sstable *s)
+/* one row, for an SSTable of the state asked for, in the current context */
+static Datum
+sstable_row(Walk *w, const bc_walk_sstable *s)
 {
-	Walk	   *w = (Walk *) arg;
 	Datum		values[NCOLS];
 	bool		nulls[NCOLS];
 	BloomSSTableMeta m;
 	int64		bytes;
-	MemoryContext old;
 
-	if (!w->include_inactive && s->state != BC_STATE_LIVE)
-		return;
-
-	old = MemoryContextSwitchTo(w->rowcxt);
 	bloom_sstable_read(s, w->read_filters, &m);
 
 	memset(nulls, true, sizeof(nulls));
@@ -256,38 +262,65 @@ walk_sstable(void *arg, const bc_walk_sstable *s)
 		SET(COL_MODIFIED, TimestampTzGetDatum(time_t_to_timestamptz((pg_time_t) s->data->mtime)));
 	}
 #undef SET
-	tuplestore_putvalues(w->ts, w->desc, values, nulls);
-	MemoryContextSwitchTo(old);
-	MemoryContextReset(w->rowcxt);
+	return HeapTupleGetDatum(heap_form_tuple(w->desc, values, nulls));
 }
 
 static const bc_walk_ops walk_ops = {
 	walk_alloc, walk_release, bc_walk_stat_posix, walk_list, walk_read_log,
-	walk_problem, walk_sstable
+	walk_problem, NULL
 };
 
 PG_FUNCTION_INFO_V1(cassandra_sstables);
 Datum
 cassandra_sstables(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char	   *dir = bloom_file_path(text_to_cstring(PG_GETARG_TEXT_PP(0)));
-	Walk		w;
+	FuncCallContext *funcctx;
+	Walk	   *w;
+	bc_walk_sstable s;
+	MemoryContext old;
+	Datum		row;
 
-	InitMaterializedSRF(fcinfo, 0);
+	if (SRF_IS_FIRSTCALL())
+	{
+		char	   *dir;
+		TupleDesc	desc;
 
-	memset(&w, 0, sizeof(w));
-	w.ts = rsinfo->setResult;
-	w.desc = rsinfo->setDesc;
-	w.include_inactive = PG_GETARG_BOOL(1);
-	w.read_filters = PG_GETARG_BOOL(2);
-	w.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "cassandra_sstables row",
-									 ALLOCSET_DEFAULT_SIZES);
-	w.walkcxt = AllocSetContextCreate(CurrentMemoryContext, "cassandra_sstables walk",
-									  ALLOCSET_DEFAULT_SIZES);
+		funcctx = SRF_FIRSTCALL_INIT();
+		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("function returning record called in context that cannot accept type record")));
+		w = palloc0(sizeof(Walk));
+		w->desc = BlessTupleDesc(desc);
+		w->include_inactive = PG_GETARG_BOOL(1);
+		w->read_filters = PG_GETARG_BOOL(2);
+		w->rowcxt = AllocSetContextCreate(funcctx->multi_call_memory_ctx, "cassandra_sstables row",
+										  ALLOCSET_DEFAULT_SIZES);
+		w->walkcxt = AllocSetContextCreate(funcctx->multi_call_memory_ctx, "cassandra_sstables walk",
+										   ALLOCSET_DEFAULT_SIZES);
+		dir = bloom_file_path(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+		funcctx->user_fctx = w;
+		w->walk = bc_walk_open(&walk_ops, w, dir, w->include_inactive);
+		MemoryContextSwitchTo(old);
+	}
+	funcctx = SRF_PERCALL_SETUP();
+	w = (Walk *) funcctx->user_fctx;
 
-	bc_walk_run(&walk_ops, &w, dir, w.include_inactive);
-	MemoryContextDelete(w.walkcxt);
-	MemoryContextDelete(w.rowcxt);
-	return (Datum) 0;
+	/* the row given before is no longer needed */
+	MemoryContextReset(w->rowcxt);
+	while (w->walk != NULL && bc_walk_next(w->walk, &s))
+	{
+		/* only live SSTables, unless include_inactive */
+		if (!w->include_inactive && s.state != BC_STATE_LIVE)
+			continue;
+		old = MemoryContextSwitchTo(w->rowcxt);
+		row = sstable_row(w, &s);
+		MemoryContextSwitchTo(old);
+		SRF_RETURN_NEXT(funcctx, row);
+	}
+	if (w->walk != NULL)
+		bc_walk_close(w->walk);
+	w->walk = NULL;
+	SRF_RETURN_DONE(funcctx);
 }
