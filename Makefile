@@ -178,6 +178,7 @@ CLIENT_SRCS = \
 	src/client/main.c \
 	src/client/options.c \
 	src/client/params.c \
+	src/client/pipeline.c \
 	src/client/progress.c \
 	src/client/tables.c \
 	src/client/upload.c \

@@ -10,9 +10,11 @@
  *   main.c      the load loop, signals, messages, exit status
  *   options.c   the command line: --help, --version, the options
  *   connect.c   the connection to the server, the extension check
- *   walk.c      the directory walk: a list of SSTables
+ *   walk.c      the directory walk: each SSTable as it is found
  *   tables.c    the two tables, created when missing (under a lock)
- *   upload.c    one transaction per SSTable: COPY, then INSERT ... SELECT
+ *   upload.c    one transaction per SSTable, sent as one pipeline
+ *   params.c    a statement's parameters in binary format
+ *   pipeline.c  statements sent together (libpq's pipeline mode)
  *   copy.c      binary COPY, commands, server errors
  *   progress.c  the progress line on a terminal, the summary line
  */
@@ -42,39 +44,36 @@
 #define EXIT_CONNECTION_LOST 3	/* the connection broke during the load */
 #define EXIT_INTERRUPTED 4		/* SIGINT or SIGTERM: stopped between SSTables */
 
-/* one SSTable found by the walk */
+/* one SSTable found by the walk: valid during the call it is given to */
 typedef struct ld_sstable
 {
-	char	   *prefix;			/* dir/descriptor, the row's path */
-	char	   *descriptor;
-	char	   *keyspace;		/* NULL when the folder does not say */
-	char	   *table;
-	char	   *snapshot;
-	char	   *version;
-	char	   *generation;
+	const char *prefix;			/* dir/descriptor, the row's path */
+	const char *descriptor;
+	const char *keyspace;		/* NULL when the folder does not say */
+	const char *table;
+	const char *snapshot;
+	const char *version;
+	const char *generation;
 	bc_sstable_format format;
 	const char *state;
 	int			ncomponents;
-	char	  **components;		/* sorted as cassandra_sstables sorts them */
+	const char **components;	/* sorted as cassandra_sstables sorts them */
 	int64_t    *sizes;
 	int			has_data;
 	time_t		data_mtime;
 	int64_t		small_bytes;	/* bytes of the components uploaded */
 } ld_sstable;
 
-typedef struct ld_list
-{
-	ld_sstable *items;
-	size_t		n;
-	size_t		cap;
-	int			warnings;		/* folders or files skipped by the walk */
-} ld_list;
+typedef void (*ld_sstable_fn) (void *arg, const ld_sstable *s);
 
-/* walk.c: append the live SSTables below root to list; 0, or -1 when root
- * is not a readable directory (message printed) */
-int			ld_walk(const char *root, ld_list *list, int verbose);
+/* walk.c: every live SSTable below root to fn, in the walk's order, as it
+ * is found (nothing kept); the problems printed and counted in *warnings
+ * (if not NULL) when report, else silent but for root; with verbose the
+ * SSTables not live are named.  0, or -1 when root is not a readable
+ * directory (message printed) */
+int			ld_walk(const char *root, int report, int verbose, int *warnings,
+					ld_sstable_fn fn, void *arg);
 int64_t		ld_component_size(const ld_sstable *s, const char *component);
-void		ld_list_free(ld_list *list);
 
 /* a path made absolute and canonical as the server's canonicalize_path does */
 char	   *ld_absolute_path(const char *path);
@@ -197,7 +196,34 @@ void		ld_param_bytes(ld_params *p, const void *data, size_t len, int present);
 void		ld_param_text(ld_params *p, const char *s);	/* NULL: SQL NULL */
 void		ld_param_i64(ld_params *p, int64_t v, int present);
 void		ld_param_bool(ld_params *p, int v);
-void		ld_param_text_array(ld_params *p, char **items, int n);
+void		ld_param_text_array(ld_params *p, const char *const *items, int n);
+
+/* pipeline.c: statements sent in libpq's pipeline mode, one round trip */
+#define LD_PIPELINE_MAX 8
+
+typedef struct ld_pipeline
+{
+	PGconn	   *conn;
+	int			n;
+	const char *what[LD_PIPELINE_MAX];	/* each step's name in messages */
+	ExecStatusType want[LD_PIPELINE_MAX];
+	long		rows[LD_PIPELINE_MAX];	/* rows each affected, -1 if none said */
+	int			send_failed;	/* 1 + the first statement not sent, or 0 */
+} ld_pipeline;
+
+/* pipeline mode on (0 after a report, *fatal set) */
+int			ld_pipeline_begin(ld_pipeline *p, PGconn *conn, const char *what, int *fatal);
+/* a statement without parameters, or a prepared one's binary or text
+ * parameters (sent at once: the values may be freed after the call) */
+void		ld_pipeline_sql(ld_pipeline *p, const char *what, ExecStatusType want, const char *sql);
+void		ld_pipeline_prepared(ld_pipeline *p, const char *what, ExecStatusType want,
+								 const char *name, int n, const char *const *values,
+								 const int *lengths, const int *formats);
+/* the synchronisation, every result read, pipeline mode off: 1 when each
+ * statement gave its status, else 0 with the first failure reported and
+ * *fatal set as by ld_report_failure (EXIT_CONNECTION_LOST when the
+ * connection cannot go on) */
+int			ld_pipeline_end(ld_pipeline *p, int *fatal);
 
 /* the status to stop the whole load with for a failed command (0 when only
  * the SSTable being loaded is concerned), and the server's message on one

@@ -80,6 +80,86 @@ on_signal(int sig)
 	ld_stop_requested = 1;
 }
 
+/* the first walk: what there is to load, for the progress line */
+typedef struct totals
+{
+	int			keys;
+	size_t		n;
+	int64_t		bytes;
+} totals;
+
+/* the bytes an SSTable's load reads: its small components, and Index.db
+ * with --keys */
+static int64_t
+bytes_of(const ld_sstable *s, int keys)
+{
+	int64_t		index = ld_component_size(s, "Index.db");
+
+	return s->small_bytes + (keys && index > 0 ? index : 0);
+}
+
+static void
+count_sstable(void *arg, const ld_sstable *s)
+{
+	totals	   *t = arg;
+
+	t->n++;
+	t->bytes += bytes_of(s, t->keys);
+}
+
+/* the second walk: each SSTable loaded as it is found */
+typedef struct loader
+{
+	const ld_options *o;
+	ld_uploader *u;
+	ld_progress *progress;
+	int			fatal;
+	int			stopped;		/* interrupted or fatal: the rest only counted */
+	size_t		seen,
+				loaded,
+				unchanged,
+				failed;
+	int64_t		sent_bytes;
+} loader;
+
+static void
+load_sstable(void *arg, const ld_sstable *s)
+{
+	loader	   *l = arg;
+	int64_t		bytes = bytes_of(s, l->o->keys);
+	ld_result	r;
+
+	l->seen++;
+	if (l->stopped || ld_stop_requested)
+	{
+		l->stopped = 1;
+		return;
+	}
+	r = ld_upload_one(l->u, s, l->seen, &l->fatal);
+	switch (r)
+	{
+		case LD_LOADED:
+			l->loaded++;
+			l->sent_bytes += bytes;
+			if (l->o->verbose)
+				ld_info("loaded %s", s->prefix);
+			break;
+		case LD_UNCHANGED:
+			l->unchanged++;
+			if (l->o->verbose)
+				ld_info("unchanged %s", s->prefix);
+			break;
+		case LD_FAILED:
+			l->failed++;
+			break;
+		case LD_INTERRUPTED:
+		case LD_FATAL:
+			l->stopped = 1;
+			return;
+	}
+	ld_progress_step(l->progress, bytes);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -88,19 +168,13 @@ main(int argc, char **argv)
 	int			first_root,
 				i,
 				status,
-				fatal = 0;
+				warnings = 0;
 	char	  **roots;
 	int			nroots;
-	ld_list		list;
+	totals		t;
+	loader		l;
 	PGconn	   *conn;
-	ld_uploader *u;
 	ld_progress progress;
-	size_t		n,
-				loaded = 0,
-				unchanged = 0,
-				failed = 0;
-	int64_t		total_bytes = 0,
-				sent_bytes = 0;
 	struct sigaction sa;
 	char		b1[32];
 	double		t0 = ld_now();
@@ -109,22 +183,23 @@ main(int argc, char **argv)
 	if (status != LD_GO_ON)
 		return status;
 	status = EXIT_LOADED;
-	memset(&list, 0, sizeof(list));
 
-	/* the directories first: a missing one is a usage error */
+	/*
+	 * The directories first, walked once to count what there is to load
+	 * (and to report their problems): a missing one is a usage error.
+	 * Nothing of an SSTable is kept: the load walks them again, loading
+	 * each as it is found, so that the client's memory does not grow with
+	 * the node.
+	 */
+	memset(&t, 0, sizeof(t));
+	t.keys = o.keys;
 	nroots = argc - first_root;
 	roots = calloc((size_t) nroots, sizeof(char *));
 	for (i = 0; i < nroots; i++)
 	{
 		roots[i] = ld_absolute_path(argv[first_root + i]);
-		if (ld_walk(roots[i], &list, o.verbose) != 0)
+		if (ld_walk(roots[i], 1, o.verbose, &warnings, count_sstable, &t) != 0)
 			return EXIT_USAGE;
-	}
-	for (n = 0; n < list.n; n++)
-	{
-		list.items[n].small_bytes += o.keys && ld_component_size(&list.items[n], "Index.db") > 0 ?
-			ld_component_size(&list.items[n], "Index.db") : 0;
-		total_bytes += list.items[n].small_bytes;
 	}
 
 	conn = ld_connect(&cp);
@@ -143,70 +218,48 @@ main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	u = ld_upload_begin(conn, &o, &fatal);
-	if (u == NULL)
+	memset(&l, 0, sizeof(l));
+	l.o = &o;
+	l.progress = &progress;
+	l.u = ld_upload_begin(conn, &o, &l.fatal);
+	if (l.u == NULL)
 	{
 		PQfinish(conn);
-		return fatal ? fatal : EXIT_USAGE;
+		return l.fatal ? l.fatal : EXIT_USAGE;
 	}
 
 	ld_current_progress = &progress;
-	ld_progress_start(&progress, !o.quiet && !o.verbose && isatty(STDERR_FILENO), list.n, total_bytes);
-	for (n = 0; n < list.n && !ld_stop_requested; n++)
+	ld_progress_start(&progress, !o.quiet && !o.verbose && isatty(STDERR_FILENO), t.n, t.bytes);
+	for (i = 0; i < nroots; i++)
 	{
-		const ld_sstable *s = &list.items[n];
-		ld_result	r = ld_upload_one(u, s, n + 1, &fatal);
-
-		switch (r)
-		{
-			case LD_LOADED:
-				loaded++;
-				sent_bytes += s->small_bytes;
-				if (o.verbose)
-					ld_info("loaded %s", s->prefix);
-				break;
-			case LD_UNCHANGED:
-				unchanged++;
-				if (o.verbose)
-					ld_info("unchanged %s", s->prefix);
-				break;
-			case LD_FAILED:
-				failed++;
-				break;
-			case LD_INTERRUPTED:
-				break;
-			case LD_FATAL:
-				break;
-		}
-		if (r == LD_FATAL || r == LD_INTERRUPTED)
-			break;
-		ld_progress_step(&progress, s->small_bytes);
+		/* its problems were reported by the first walk */
+		if (ld_walk(roots[i], 0, 0, NULL, load_sstable, &l) != 0)
+			warnings++;
 	}
-	if (!fatal && !ld_stop_requested)
+	if (!l.fatal && !ld_stop_requested)
 		ld_progress_end(&progress);
 	else
 		ld_progress_clear(&progress);
 	ld_current_progress = NULL;
 
-	if (fatal)
-		status = fatal;
+	if (l.fatal)
+		status = l.fatal;
 	else if (ld_stop_requested)
 	{
 		ld_error("interrupted: %zu SSTables not loaded (each SSTable is loaded whole or not at all; run again to finish)",
-				 list.n - loaded - unchanged - failed);
+				 l.seen - l.loaded - l.unchanged - l.failed);
 		status = EXIT_INTERRUPTED;
 	}
-	else if (failed > 0 || list.warnings > 0)
+	else if (l.failed > 0 || warnings > 0)
 		status = EXIT_SOME_FAILED;
 
 	if (!o.quiet || status != EXIT_LOADED)
 		fprintf(stderr, "bloomcass-load: %zu SSTables: %zu loaded, %zu unchanged, %zu failed, %zu not done; %s sent in %.1f s%s\n",
-				list.n, loaded, unchanged, failed, list.n - loaded - unchanged - failed,
-				ld_human_bytes(sent_bytes, b1, sizeof(b1)), ld_now() - t0,
-				list.warnings ? " (some folders or files skipped, see above)" : "");
-	ld_upload_end(u);
+				l.seen, l.loaded, l.unchanged, l.failed, l.seen - l.loaded - l.unchanged - l.failed,
+				ld_human_bytes(l.sent_bytes, b1, sizeof(b1)), ld_now() - t0,
+				warnings ? " (some folders or files skipped, see above)" : "");
+	ld_upload_end(l.u);
 	PQfinish(conn);
-	ld_list_free(&list);
 	for (i = 0; i < nroots; i++)
 		free(roots[i]);
 	free(roots);

@@ -74,7 +74,7 @@ ld_param_bool(ld_params *p, int v)
  * for one dimension its length and lower bound 1, then each item with its
  * length) */
 void
-ld_param_text_array(ld_params *p, char **items, int n)
+ld_param_text_array(ld_params *p, const char *const *items, int n)
 {
 	size_t		len = n > 0 ? 20 : 12,
 				off;

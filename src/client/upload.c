@@ -7,16 +7,20 @@
  *   BEGIN
  *   SELECT pg_advisory_xact_lock(hashtextextended('bloomcass-load label '
  *                                   || table || ' ' || label, 0))
- *   SELECT ... FROM <table> WHERE (label, path) = the SSTable's
- *          (loaded meanwhile by another run, unchanged: ROLLBACK, skipped)
  *   DELETE FROM <table> WHERE (label, path) = the SSTable's
+ *          AND NOT (its Data.db size and time [and keys] unchanged)
  *   INSERT INTO <table> SELECT ... bloom_import(filter_db, version),
  *          cassandra_statistics(statistics_db, version),
  *          cassandra_summary(summary_db, version) ... FROM the row's values,
- *          sent as the parameters of a prepared statement in binary format
- *   [--keys: DELETE FROM <table>_keys ...; COPY <table>_keys FROM STDIN]
+ *          sent as the parameters of a prepared statement in binary format,
+ *          WHERE NOT EXISTS (its row)  (a row left is unchanged: 0 rows,
+ *          the SSTable skipped)
+ *   [--keys, once the INSERT has added the row: DELETE FROM <table>_keys
+ *          ...; COPY <table>_keys FROM STDIN]
  *   COMMIT
  *
+ * sent as one pipeline (pipeline.c), so one round trip (two more with
+ * --keys, whose COPY cannot be in a pipeline), and
  * so the filter, Statistics.db facts and (from Summary.db) the key range
  * are computed on the server by the same parsers as cassandra_sstables.
  * Where the server has no bytea parser (the Partitions.db footer of BTI
@@ -31,8 +35,9 @@
  * The lock serialises the transactions of the loads of one label into one
  * table (two cron runs of a node overlapping, or started twice): the second
  * to reach an SSTable waits for the first's transaction, then finds its row
- * (the check is a statement of its own, so that its snapshot is taken once
- * the lock is held) and skips it as unchanged; without the lock both
+ * (the DELETE and the INSERT are statements of their own, after the lock's,
+ * so that their snapshots are taken once the lock is held) and skips it as
+ * unchanged; without the lock both
  * inserted, and the second failed on the primary key.  Each SSTable's row
  * and keys are so written once, by whichever load got there first, and a
  * changed SSTable (Data.db's size or time) is still replaced.  Loads of
@@ -78,7 +83,6 @@ struct ld_uploader
 	known	   *known;
 	size_t		nknown;
 	char	   *lock_key;		/* the label's advisory lock, as text */
-	char	   *check_sql;
 	char	   *insert_sql;
 	char	   *delete_sql;
 	char	   *delete_keys_sql;
@@ -87,7 +91,9 @@ struct ld_uploader
 	ld_params	params;			/* the row of the INSERT */
 };
 
-/* the prepared INSERT's name (one per connection) */
+/* the prepared statements' names (once per connection) */
+#define LOCK_STATEMENT "bloomcass_load_lock"
+#define DELETE_STATEMENT "bloomcass_load_delete"
 #define INSERT_STATEMENT "bloomcass_load_insert"
 
 
@@ -99,19 +105,16 @@ run(ld_uploader *u, const char *what, const char *sql, int nparams,
 	return ld_exec(u->conn, what, sql, nparams, params, want, fatal, out);
 }
 
-/* run the prepared INSERT with u->params; on failure as run() */
+/* prepare a statement of the load under name; on failure as run() */
 static int
-run_prepared(ld_uploader *u, const char *what, int *fatal)
+prepare(ld_uploader *u, const char *name, const char *sql, int *fatal)
 {
-	PGresult   *r = PQexecPrepared(u->conn, INSERT_STATEMENT, u->params.n,
-								   u->params.values, u->params.lengths,
-								   u->params.formats, 0);
+	PGresult   *r = PQprepare(u->conn, name, sql, 0, NULL);
 	int			ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 
 	if (!ok)
-		ld_report_failure(u->conn, r, what, fatal);
+		ld_report_failure(u->conn, r, "preparing the statements of the load", fatal);
 	PQclear(r);
-	ld_params_reset(&u->params);
 	return ok;
 }
 
@@ -186,10 +189,11 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 	qsort(u->known, u->nknown, sizeof(known), known_cmp);
 
 	u->lock_key = ld_sqlf("bloomcass-load label %s %s", u->table, o->label);
-	u->check_sql = ld_sqlf("SELECT path, coalesce(data_db_bytes, -1), "
-						   "coalesce(extract(epoch FROM modified)::bigint, -1), keys_loaded "
-						   "FROM %s WHERE label = $1 AND path = $2", u->table);
-	u->delete_sql = ld_sqlf("DELETE FROM %s WHERE label = $1 AND path = $2", u->table);
+	/* the row unless unchanged: as known_unchanged, NULLs as known_of reads them */
+	u->delete_sql = ld_sqlf("DELETE FROM %s WHERE label = $1 AND path = $2 AND NOT ("
+							"coalesce(data_db_bytes, -1) = $3::bigint AND "
+							"coalesce(extract(epoch FROM modified)::bigint, -1) = $4::bigint AND "
+							"(NOT $5::boolean OR keys_loaded IS TRUE))", u->table);
 	u->delete_keys_sql = ld_sqlf("DELETE FROM %s WHERE label = $1 AND path = $2", u->keys_table);
 	u->copy_keys_sql = ld_sqlf("COPY %s (label, path, key) FROM STDIN (FORMAT binary)", u->keys_table);
 	u->insert_sql = ld_sqlf(
@@ -220,16 +224,13 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 						 "LEFT JOIN LATERAL cassandra_statistics("
 						 "CASE WHEN s.readable THEN s.statistics_db END, s.version) st ON true "
 						 "LEFT JOIN LATERAL cassandra_summary("
-						 "CASE WHEN s.summary_range THEN s.summary_db END, s.version) sm ON true",
-						 u->table);
-	r = PQprepare(conn, INSERT_STATEMENT, u->insert_sql, 0, NULL);
-	if (PQresultStatus(r) != PGRES_COMMAND_OK)
-	{
-		ld_report_failure(conn, r, "preparing the INSERT", fatal);
-		PQclear(r);
+						 "CASE WHEN s.summary_range THEN s.summary_db END, s.version) sm ON true "
+						 "WHERE NOT EXISTS (SELECT FROM %s x WHERE x.label = s.label AND x.path = s.path)",
+						 u->table, u->table);
+	if (!prepare(u, LOCK_STATEMENT, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", fatal) ||
+		!prepare(u, DELETE_STATEMENT, u->delete_sql, fatal) ||
+		!prepare(u, INSERT_STATEMENT, u->insert_sql, fatal))
 		return NULL;
-	}
-	PQclear(r);
 	return u;
 }
 
@@ -246,7 +247,6 @@ ld_upload_end(ld_uploader *u)
 	free(u->table);
 	free(u->keys_table);
 	free(u->lock_key);
-	free(u->check_sql);
 	free(u->insert_sql);
 	free(u->delete_sql);
 	free(u->delete_keys_sql);
@@ -305,12 +305,13 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	int			readable,
 				trie,
 				summary_range = 0,
-				keys = 0,
-				ok = 0;
+				keys = 0;
 	int64_t		data_bytes = ld_component_size(s, "Data.db");
 	int64_t		filter_bytes = ld_component_size(s, "Filter.db");
-	const char *params[2];
-	PGresult   *r;
+	const char *params[5];
+	char		bytes_text[24],
+				mtime_text[24];
+	ld_pipeline pipe;
 	const uint8_t *partitioner = NULL;	/* into stats, for a trie's keys */
 	size_t		partitioner_len = 0;
 	ld_result	result = LD_FAILED;
@@ -319,7 +320,7 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 
 	*fatal = 0;
 	/* unchanged: same label, path, Data.db size and modification time */
-	probe.path = s->prefix;
+	probe.path = (char *) s->prefix;
 	k = u->nknown ? bsearch(&probe, u->known, u->nknown, sizeof(known), known_cmp) : NULL;
 	if (k != NULL && known_unchanged(u, k, s))
 		return LD_UNCHANGED;
@@ -395,39 +396,26 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 							  ld_component_size(s, "Index.db") >= 0);
 	}
 
-	if (!run(u, "BEGIN", "BEGIN", 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
+	/*
+	 * One pipeline, one round trip: BEGIN; the label's lock; then, each a
+	 * statement of its own whose snapshot sees what another load of the
+	 * label committed before we got the lock, the DELETE of the SSTable's
+	 * row unless it is unchanged, and the INSERT unless a row is left
+	 * (unchanged: nothing done); without --keys, COMMIT.
+	 */
+	if (!ld_pipeline_begin(&pipe, u->conn, s->prefix, fatal))
 		goto done;
-
-	/* the label's lock, then (a statement of its own, whose snapshot sees
-	 * what another load of the label committed before we got the lock) its
-	 * row as it is now */
+	ld_pipeline_sql(&pipe, "BEGIN", PGRES_COMMAND_OK, "BEGIN");
 	params[0] = u->lock_key;
-	if (!run(u, s->prefix, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", 1,
-			 params, PGRES_TUPLES_OK, fatal, NULL))
-		goto fail;
+	ld_pipeline_prepared(&pipe, s->prefix, PGRES_TUPLES_OK, LOCK_STATEMENT, 1, params, NULL, NULL);
+	snprintf(bytes_text, sizeof(bytes_text), "%lld", (long long) data_bytes);
+	snprintf(mtime_text, sizeof(mtime_text), "%lld", (long long) s->data_mtime);
 	params[0] = u->o->label;
 	params[1] = s->prefix;
-	if (!run(u, s->prefix, u->check_sql, 2, params, PGRES_TUPLES_OK, fatal, &r))
-		goto fail;
-	if (PQntuples(r) == 1)
-	{
-		known		now;
-
-		known_of(r, 0, &now);
-		if (known_unchanged(u, &now, s))
-		{
-			PQclear(r);
-			rollback(u);
-			result = LD_UNCHANGED;
-			goto done;
-		}
-	}
-	PQclear(r);
-
-	params[0] = u->o->label;
-	params[1] = s->prefix;
-	if (!run(u, s->prefix, u->delete_sql, 2, params, PGRES_COMMAND_OK, fatal, NULL))
-		goto fail;
+	params[2] = bytes_text;
+	params[3] = mtime_text;
+	params[4] = u->o->keys ? "t" : "f";
+	ld_pipeline_prepared(&pipe, s->prefix, PGRES_COMMAND_OK, DELETE_STATEMENT, 5, params, NULL, NULL);
 
 	/* the row, $1 .. $22 of the INSERT */
 	ld_params_reset(&u->params);
@@ -453,28 +441,59 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	ld_param_bytes(&u->params, first.data, first.len, first.present);
 	ld_param_bytes(&u->params, last.data, last.len, last.present);
 	ld_param_bool(&u->params, u->o->keys);
-	if (!run_prepared(u, s->prefix, fatal))
+	ld_pipeline_prepared(&pipe, s->prefix, PGRES_COMMAND_OK, INSERT_STATEMENT, u->params.n,
+						 u->params.values, u->params.lengths, u->params.formats);
+	ld_params_reset(&u->params);
+	if (!u->o->keys)
+	{
+		/* tests: a signal in the middle of an SSTable's transaction */
+		if (u->o->test_signal_at > 0 && ordinal == (size_t) u->o->test_signal_at)
+			raise(SIGTERM);
+		if (ld_stop_requested)
+			ld_pipeline_sql(&pipe, "ROLLBACK", PGRES_COMMAND_OK, "ROLLBACK");
+		else
+			ld_pipeline_sql(&pipe, "COMMIT", PGRES_COMMAND_OK, "COMMIT");
+	}
+	if (!ld_pipeline_end(&pipe, fatal))
 		goto fail;
+	if (pipe.rows[3] == 0)
+	{
+		/* a row is left: the SSTable is loaded as it is now */
+		if (u->o->keys)
+			rollback(u);
+		result = LD_UNCHANGED;
+		goto done;
+	}
+	if (!u->o->keys)
+	{
+		if (pipe.n == 5 && strcmp(pipe.what[4], "ROLLBACK") == 0)
+		{
+			result = LD_INTERRUPTED;
+			goto done;
+		}
+		result = LD_LOADED;
+		goto done;
+	}
 
-	if (u->o->keys)
+	/* --keys: its keys, then COMMIT */
+	params[0] = u->o->label;
+	params[1] = s->prefix;
+	if (!run(u, s->prefix, u->delete_keys_sql, 2, params, PGRES_COMMAND_OK, fatal, NULL))
+		goto fail;
+	if (keys)
 	{
 		key_sink	sink = {u, s, 0};
 
-		if (!run(u, s->prefix, u->delete_keys_sql, 2, params, PGRES_COMMAND_OK, fatal, NULL))
+		if (!ld_copy_start(&u->copy, u->copy_keys_sql, s->prefix, fatal))
 			goto fail;
-		if (keys)
+		if (trie ? !ld_walk_trie_keys(s, partitioner, partitioner_len, key_row, &sink) :
+			!ld_walk_index(s, key_row, &sink, NULL, NULL))
 		{
-			if (!ld_copy_start(&u->copy, u->copy_keys_sql, s->prefix, fatal))
-				goto fail;
-			if (trie ? !ld_walk_trie_keys(s, partitioner, partitioner_len, key_row, &sink) :
-				!ld_walk_index(s, key_row, &sink, NULL, NULL))
-			{
-				ld_copy_abort(&u->copy, s->prefix, fatal);
-				goto fail;
-			}
-			if (!ld_copy_end(&u->copy, s->prefix, fatal))
-				goto fail;
+			ld_copy_abort(&u->copy, s->prefix, fatal);
+			goto fail;
 		}
+		if (!ld_copy_end(&u->copy, s->prefix, fatal))
+			goto fail;
 	}
 
 	/* tests: a signal in the middle of an SSTable's transaction */
@@ -488,7 +507,6 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	}
 	if (!run(u, "COMMIT", "COMMIT", 0, NULL, PGRES_COMMAND_OK, fatal, NULL))
 		goto fail;
-	ok = 1;
 	result = LD_LOADED;
 	goto done;
 
@@ -502,7 +520,6 @@ done:
 		result = LD_FATAL;
 	else if (result == LD_FAILED)
 		ld_error("%s: not loaded", s->prefix);
-	(void) ok;
 	free(filter.data);
 	free(stats.data);
 	free(summary.data);

@@ -1,9 +1,10 @@
 /*
  * walk.c - the SSTables below a data directory, found by the core's walk
  * (bc_walk.c), the one cassandra_sstables uses: this file gives it
- * readdir(3), bc_walk_stat_posix, the transaction logs' bytes and malloc, keeps the
- * live SSTables in a list and prints the problems on stderr.  Snapshots/
- * and backups/ are not entered.
+ * readdir(3), bc_walk_stat_posix, the transaction logs' bytes and malloc,
+ * hands each live SSTable to the caller as it is found (nothing is kept: a
+ * node of any size is walked in the memory of its largest folder) and
+ * prints the problems on stderr.  Snapshots/ and backups/ are not entered.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -22,8 +23,11 @@
 
 typedef struct walker
 {
-	ld_list    *list;
+	int			report;			/* print and count the problems */
 	int			verbose;
+	int		   *warnings;
+	ld_sstable_fn fn;
+	void	   *arg;
 } walker;
 
 static char *
@@ -34,12 +38,6 @@ xstrdup(const char *s)
 
 	memcpy(p, s, n + 1);
 	return p;
-}
-
-static char *
-xstrdup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
 }
 
 char *
@@ -110,20 +108,27 @@ walk_list(void *arg, bc_walk *bw, const char *dir, int root)
 
 	if (d == NULL)
 	{
-		ld_error("%s directory %s: %s", root ? "cannot read" : "skipping", dir, strerror(errno));
-		if (!root)
-			w->list->warnings++;
+		if (w->report || root)
+			ld_error("%s directory %s: %s", root ? "cannot read" : "skipping", dir, strerror(errno));
+		if (w->report && !root)
+			(*w->warnings)++;
 		return 0;
 	}
 	while ((errno = 0, de = readdir(d)) != NULL)
 	{
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-			bc_walk_add_name(bw, de->d_name);
+		{
+			bc_walk_stat st;
+
+			/* stat'ed here, by its name in the open directory */
+			bc_walk_stat_posix_at(dirfd(d), de->d_name, &st);
+			bc_walk_add_name_stat(bw, de->d_name, &st);
+		}
 	}
-	if (errno != 0)
+	if (errno != 0 && w->report)
 	{
 		ld_error("skipping the rest of directory %s: %s", dir, strerror(errno));
-		w->list->warnings++;
+		(*w->warnings)++;
 	}
 	closedir(d);
 	return 1;
@@ -141,9 +146,12 @@ walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 	*len = 0;
 	if (f == NULL)
 	{
-		ld_error("skipping transaction log %s: %s (the SSTables it names are taken as live)",
-				 path, strerror(errno));
-		w->list->warnings++;
+		if (w->report)
+		{
+			ld_error("skipping transaction log %s: %s (the SSTables it names are taken as live)",
+					 path, strerror(errno));
+			(*w->warnings)++;
+		}
 		return NULL;
 	}
 	data = ld_xmalloc(max + 1);
@@ -151,9 +159,12 @@ walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 		*len += got;
 	if (ferror(f) || *len > max)
 	{
-		ld_error("skipping transaction log %s: %s (the SSTables it names are taken as live)",
-				 path, ferror(f) ? "read error" : "larger than 64 MB");
-		w->list->warnings++;
+		if (w->report)
+		{
+			ld_error("skipping transaction log %s: %s (the SSTables it names are taken as live)",
+					 path, ferror(f) ? "read error" : "larger than 64 MB");
+			(*w->warnings)++;
+		}
 		fclose(f);
 		free(data);
 		return NULL;
@@ -167,6 +178,8 @@ walk_problem(void *arg, const bc_walk_report *r)
 {
 	walker	   *w = arg;
 
+	if (!w->report && !r->root)
+		return;
 	switch (r->problem)
 	{
 		case BC_WALK_STAT_FAILED:
@@ -191,18 +204,7 @@ walk_problem(void *arg, const bc_walk_report *r)
 			return;				/* the server warns; the loader takes it as it is */
 	}
 	if (!r->root)
-		w->list->warnings++;
-}
-
-static void
-list_add(ld_list *l, const ld_sstable *s)
-{
-	if (l->n == l->cap)
-	{
-		l->cap = l->cap ? 2 * l->cap : 64;
-		l->items = ld_xrealloc(l->items, l->cap * sizeof(ld_sstable));
-	}
-	l->items[l->n++] = *s;
+		(*w->warnings)++;
 }
 
 int64_t
@@ -216,7 +218,7 @@ ld_component_size(const ld_sstable *s, const char *component)
 	return -1;
 }
 
-/* a live SSTable into the list; the others said with --verbose */
+/* a live SSTable to the caller; the others said with --verbose */
 static void
 walk_sstable(void *arg, const bc_walk_sstable *ws)
 {
@@ -232,21 +234,21 @@ walk_sstable(void *arg, const bc_walk_sstable *ws)
 		return;
 	}
 	memset(&s, 0, sizeof(s));
-	s.descriptor = xstrdup(ws->descriptor);
-	s.prefix = xstrdup(ws->prefix);
-	s.version = xstrdup(ws->version);
-	s.generation = xstrdup(ws->generation);
+	s.descriptor = ws->descriptor;
+	s.prefix = ws->prefix;
+	s.version = ws->version;
+	s.generation = ws->generation;
 	s.format = ws->format;
-	s.keyspace = xstrdup_or_null(ws->keyspace);
-	s.table = xstrdup_or_null(ws->table);
-	s.snapshot = xstrdup_or_null(ws->snapshot);
+	s.keyspace = ws->keyspace;
+	s.table = ws->table;
+	s.snapshot = ws->snapshot;
 	s.state = bc_sstable_state_name(ws->state);
 	s.ncomponents = ws->ncomponents;
 	s.components = ld_xmalloc(sizeof(char *) * (size_t) s.ncomponents);
 	s.sizes = ld_xmalloc(sizeof(int64_t) * (size_t) s.ncomponents);
 	for (c = 0; c < s.ncomponents; c++)
 	{
-		s.components[c] = xstrdup(ws->components[c].name);
+		s.components[c] = ws->components[c].name;
 		s.sizes[c] = ws->components[c].size;
 	}
 	if (ws->data != NULL)
@@ -261,7 +263,9 @@ walk_sstable(void *arg, const bc_walk_sstable *ws)
 		if (b > 0)
 			s.small_bytes += b;
 	}
-	list_add(w->list, &s);
+	w->fn(w->arg, &s);
+	free(s.components);
+	free(s.sizes);
 }
 
 static const bc_walk_ops walk_ops = {
@@ -270,37 +274,15 @@ static const bc_walk_ops walk_ops = {
 };
 
 int
-ld_walk(const char *root, ld_list *list, int verbose)
+ld_walk(const char *root, int report, int verbose, int *warnings, ld_sstable_fn fn, void *arg)
 {
 	walker		w;
+	int			ignored = 0;
 
-	w.list = list;
+	w.report = report;
 	w.verbose = verbose;
+	w.warnings = warnings ? warnings : &ignored;
+	w.fn = fn;
+	w.arg = arg;
 	return bc_walk_run(&walk_ops, &w, root, 0);
-}
-
-void
-ld_list_free(ld_list *list)
-{
-	size_t		i;
-	int			c;
-
-	for (i = 0; i < list->n; i++)
-	{
-		ld_sstable *s = &list->items[i];
-
-		free(s->descriptor);
-		free(s->prefix);
-		free(s->version);
-		free(s->generation);
-		free(s->keyspace);
-		free(s->table);
-		free(s->snapshot);
-		for (c = 0; c < s->ncomponents; c++)
-			free(s->components[c]);
-		free(s->components);
-		free(s->sizes);
-	}
-	free(list->items);
-	memset(list, 0, sizeof(*list));
 }
