@@ -13,9 +13,14 @@
 # I/O (B, the target's) and a second floor (C), the order rotated from one
 # repetition to the next, the files read once first (warm page cache):
 #
-#   list  A: SELECT count(*) FROM cassandra_sstables(dir)
-#         B: pg_read_binary_file of each file the listing reads
+#   list  A: SELECT count(*) FROM (SELECT cassandra_sstables(dir)) s: the
+#            rows stream (ProjectSet)
+#         B: pg_read_binary_file of each file the listing reads, a function
+#            per row in the select list as A
 #         C: the same bytes returned by a set-returning function in FROM
+#            (through a tuplestore)
+#         D: SELECT count(*) FROM cassandra_sstables(dir) (through a
+#            tuplestore as C)
 #            (node_list.sql: one session, timed on the server)
 #   load  A: bloomcass-load into an empty table over the unix socket
 #         B: node_copy, one binary COPY of the same bytes into a table of
@@ -23,7 +28,8 @@
 #         C: the same with Filter.db twice (bloomcass-load's table keeps it
 #            twice: filter_db and filter)
 #         (timed by the shell; peak RSS of each client by /usr/bin/time)
-#   the backend's peak memory for one listing (node_mem.sql, a fresh session)
+#   the backend's peak memory for one listing in the select list, then in
+#   FROM (node_mem.sql, a fresh session)
 #
 # and writes build/bench/node.md (also printed) and build/bench/node_raw.tsv
 # (every sample).  test/bench/README.md describes it.
@@ -150,11 +156,23 @@ for n in $SIZES; do
 		-v reps="$REPS" -f test/bench/node_list.sql
 	got=$(q "SELECT string_agg(DISTINCT side || '=' || value, ' ' ORDER BY side || '=' || value) FROM node_samples WHERE n = $n AND measure = 'list'")
 	nfiles=$(wc -l <"$node/list_files")
-	[[ $got == "A=$n B=$list_bytes C=$nfiles" ]] ||
-		bc_die "N=$n: the listing or its floors read something else: $got (want A=$n B=$list_bytes C=$nfiles)"
+	[[ $got == "A=$n B=$list_bytes C=$nfiles D=$n" ]] ||
+		bc_die "N=$n: the listing or its floors read something else: $got (want A=$n B=$list_bytes C=$nfiles D=$n)"
 	got=$(q "SELECT count(*) || ' ' || count(filter) || ' ' || count(partitions) || ' ' || count(first_key) || ' ' || sum(filter_db_bytes) FROM cassandra_sstables('$node/data')")
 	[[ $got == "$n $n $n $n $filter_bytes" ]] ||
 		bc_die "N=$n: the listing gives rows, filters, partitions, keys, Filter.db bytes $got (want $n $n $n $n $filter_bytes)"
+
+	# the listing in the select list gives the rows of the listing in FROM
+	got=$(q "WITH a AS (SELECT (r).path, md5((r).filter::bytea) AS f, (r).components, (r).partitions,
+	                           (r).first_key, (r).last_key, (r).filter_db_bytes, (r).data_db_bytes, (r).modified
+	                    FROM (SELECT cassandra_sstables('$node/data') AS r) s),
+	              d AS (SELECT path, md5(filter::bytea) AS f, components, partitions, first_key, last_key,
+	                           filter_db_bytes, data_db_bytes, modified
+	                    FROM cassandra_sstables('$node/data'))
+	         SELECT (SELECT count(*) FROM a) || ' ' || (SELECT count(*) FROM (SELECT * FROM a EXCEPT SELECT * FROM d) x)
+	                || ' ' || (SELECT count(*) FROM (SELECT * FROM d EXCEPT SELECT * FROM a) y)")
+	[[ $got == "$n 0 0" ]] ||
+		bc_die "N=$n: the listing in the select list and in FROM differ: rows, only in one, only in the other: $got (want $n 0 0)"
 
 	bc_log "N=$n: peak memory of one listing (a fresh session)"
 	psql -X -q -v ON_ERROR_STOP=1 -v n="$n" -v dir="$node/data" -v tiny="$TINY" \

@@ -4,7 +4,8 @@
 --
 -- Per size and measure: the median time of each side, the median of the
 -- per-repetition ratios A/B (bloomcass over the floor, the target's) with
--- their range, and A/C (bloomcass over the second floor).
+-- their range, and A/C (bloomcass over the second floor); for the listing
+-- also D (the listing in FROM) over C and over B.
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
 
@@ -21,29 +22,34 @@ SELECT a.n, a.measure, count(*) AS reps,
 	   percentile_cont(0.5) WITHIN GROUP (ORDER BY a.seconds / b.seconds) AS ratio,
 	   min(a.seconds / b.seconds) AS rmin, max(a.seconds / b.seconds) AS rmax,
 	   percentile_cont(0.5) WITHIN GROUP (ORDER BY a.seconds / c.seconds) AS ratio_c,
-	   max(a.value) AS a_rss, max(b.value) AS b_rss
+	   max(a.value) AS a_rss, max(b.value) AS b_rss,
+	   percentile_cont(0.5) WITHIN GROUP (ORDER BY d.seconds) AS d_s,
+	   percentile_cont(0.5) WITHIN GROUP (ORDER BY d.seconds / c.seconds) AS ratio_dc,
+	   percentile_cont(0.5) WITHIN GROUP (ORDER BY d.seconds / b.seconds) AS ratio_db
 FROM node_samples a
 JOIN node_samples b USING (n, measure, rep)
 JOIN node_samples c USING (n, measure, rep)
+LEFT JOIN node_samples d ON d.n = a.n AND d.measure = a.measure AND d.rep = a.rep AND d.side = 'D'
 WHERE a.side = 'A' AND b.side = 'B' AND c.side = 'C'
 GROUP BY a.n, a.measure;
 
 CREATE TEMP TABLE node_mem AS
 SELECT n, max(kb) FILTER (WHERE item = 'baseline') AS base_kb,
-	   max(kb) FILTER (WHERE item = 'peak') AS peak_kb
+	   max(kb) FILTER (WHERE item = 'peak') AS peak_kb,
+	   max(kb) FILTER (WHERE item = 'peak_from') AS peak_from_kb
 FROM node_memory GROUP BY n;
 
 CREATE TEMP TABLE node_lines (ord int, line text);
 
 INSERT INTO node_lines VALUES
 (0, :'header'),
-(1, E'| SSTables | bloomcass (A) | floor (B) | A | B | A/B: median (min–max) | target | | second floor (C) | C | A/C | peak memory |\n|---:|---|---|---:|---:|---:|---|---|---|---:|---:|---|');
+(1, E'| SSTables | bloomcass (A) | floor (B) | A | B | A/B: median (min–max) | target | | second floor (C) | C | A/C | D | D/C | D/B | peak memory |\n|---:|---|---|---:|---:|---:|---|---|---|---:|---:|---:|---:|---:|---|');
 
 INSERT INTO node_lines
 SELECT 2 + row_number() OVER (ORDER BY m.n, m.measure),
-	   format('| %s | %s | %s | %s s | %s s | %s (%s–%s) | ≤ %s | %s | %s | %s s | %s | %s |',
+	   format('| %s | %s | %s | %s s | %s s | %s (%s–%s) | ≤ %s | %s | %s | %s s | %s | %s | %s | %s | %s |',
 			  to_char(m.n, 'FM999,999,999'),
-			  CASE m.measure WHEN 'list' THEN '`SELECT count(*) FROM cassandra_sstables(dir)`'
+			  CASE m.measure WHEN 'list' THEN '`SELECT count(*) FROM (SELECT cassandra_sstables(dir)) s` (D: `FROM cassandra_sstables(dir)`)'
 			  ELSE '`bloomcass-load` into an empty table' END,
 			  CASE m.measure WHEN 'list' THEN '`sum(length(pg_read_binary_file(f)))` over the files the listing reads'
 			  ELSE 'one binary `COPY` of the same bytes into bytea columns' END,
@@ -54,9 +60,12 @@ SELECT 2 + row_number() OVER (ORDER BY m.n, m.measure),
 			  CASE m.measure WHEN 'list' THEN 'the same bytes as the rows of a set-returning function in `FROM` (through a tuplestore)'
 			  ELSE 'the same `COPY` with Filter.db twice (the table keeps `filter_db` and `filter`)' END,
 			  round(m.c_s::numeric, 3), round(m.ratio_c::numeric, 2),
+			  coalesce(round(m.d_s::numeric, 3) || ' s', ''), coalesce(round(m.ratio_dc::numeric, 2)::text, ''),
+			  coalesce(round(m.ratio_db::numeric, 2)::text, ''),
 			  CASE m.measure WHEN 'list' THEN
-				  format('backend VmHWM %s MB (+%s MB over a one-SSTable listing''s)',
-						 round(mm.peak_kb / 1024.0, 1), round((mm.peak_kb - mm.base_kb) / 1024.0, 1))
+				  format('backend VmHWM %s MB (+%s MB over a one-SSTable listing''s), %s MB after D',
+						 round(mm.peak_kb / 1024.0, 1), round((mm.peak_kb - mm.base_kb) / 1024.0, 1),
+						 round(mm.peak_from_kb / 1024.0, 1))
 			  ELSE format('client RSS %s MB (`COPY` client %s MB)',
 						  round(m.a_rss / 1024.0, 1), round(m.b_rss / 1024.0, 1)) END)
 FROM node_med m LEFT JOIN node_mem mm USING (n);
