@@ -34,11 +34,15 @@ typedef struct named
 	bc_walk_stat st;
 } named;
 
-/* one component file of the folder being walked */
+/* one component file of the folder being walked: its name parsed again
+ * where more than these are needed (an SSTable's first component), so that
+ * a folder of many SSTables costs little per file */
 typedef struct entry
 {
 	const char *name;			/* into the folder's names */
-	bc_sstable_name parsed;
+	uint32_t	descriptor_len;
+	uint32_t	component_off;	/* the component's name: name + off, len */
+	uint32_t	component_len;
 	int64_t		size;
 	int64_t		mtime;
 } entry;
@@ -259,8 +263,8 @@ entry_cmp(const void *a, const void *b)
 	const entry *x = a;
 	const entry *y = b;
 
-	return bc_sstable_component_cmp(x->name, x->parsed.descriptor_len,
-									 y->name, y->parsed.descriptor_len);
+	return bc_sstable_component_cmp(x->name, x->descriptor_len,
+									 y->name, y->descriptor_len);
 }
 
 /* room for a copy of (s, len) and its NUL in a block being filled */
@@ -283,7 +287,8 @@ static void *
 make_sstable(bc_walk *w, const char *dir, const bc_folder *f,
 			 const entry *entries, size_t n, const txn_sets *t, bc_walk_sstable *out)
 {
-	const bc_sstable_name *p = &entries[0].parsed;
+	bc_sstable_name parsed;
+	const bc_sstable_name *p = &parsed;
 	size_t		dl = strlen(dir);
 	size_t		bytes = (n + 1) * sizeof(bc_walk_component);
 	size_t		i;
@@ -291,6 +296,9 @@ make_sstable(bc_walk *w, const char *dir, const bc_folder *f,
 			   *fill;
 	bc_walk_component *comps;
 	bc_walk_sstable s;
+
+	/* parsed when the folder was read: the same again */
+	bc_sstable_name_parse(entries[0].name, strlen(entries[0].name), &parsed);
 
 	/* prefix (dir/descriptor), descriptor, version, generation */
 	bytes += dl + 1 + 2 * (p->descriptor_len + 1) + p->version_len + 1 + p->generation_len + 1;
@@ -300,7 +308,7 @@ make_sstable(bc_walk *w, const char *dir, const bc_folder *f,
 		bytes += f->keyspace_len + 1 + f->table_len + f->index_len + 1;
 	bytes += f->snapshot_len + 1;
 	for (i = 0; i < n; i++)
-		bytes += entries[i].parsed.component_len + 1;
+		bytes += entries[i].component_len + 1;
 
 	block = walk_alloc(w, bytes);
 	comps = (bc_walk_component *) block;
@@ -339,8 +347,8 @@ make_sstable(bc_walk *w, const char *dir, const bc_folder *f,
 
 	for (i = 0; i < n; i++)
 	{
-		comps[i].name = put_string(&fill, entries[i].parsed.component,
-								   entries[i].parsed.component_len);
+		comps[i].name = put_string(&fill, entries[i].name + entries[i].component_off,
+								   entries[i].component_len);
 		comps[i].size = entries[i].size;
 		comps[i].mtime = entries[i].mtime;
 		if (strcmp(comps[i].name, "Data.db") == 0)
@@ -431,6 +439,7 @@ walk:
 		size_t		len = strlen(name);
 		char	   *path = join_path(w, dir, name, len);
 		bc_walk_stat fst;
+		bc_sstable_name parsed;
 		entry	   *e = &fr->entries[fr->nentries];
 
 		if (fr->names[i].has_stat)
@@ -452,9 +461,12 @@ walk:
 		{
 			if (bc_txn_log_name(name, len))
 				read_txn_log(w, path, &fr->txn);
-			else if (bc_sstable_name_parse(name, len, &e->parsed) == BC_OK)
+			else if (bc_sstable_name_parse(name, len, &parsed) == BC_OK)
 			{
 				e->name = name;
+				e->descriptor_len = (uint32_t) parsed.descriptor_len;
+				e->component_off = (uint32_t) (parsed.component - name);
+				e->component_len = (uint32_t) parsed.component_len;
 				e->size = fst.size;
 				e->mtime = fst.mtime;
 				fr->nentries++;
@@ -527,8 +539,8 @@ bc_walk_next(bc_walk *w, bc_walk_sstable *s)
 			size_t		i = fr->next_entry,
 						j = i;
 
-			while (j < fr->nentries && e[j].parsed.descriptor_len == e[i].parsed.descriptor_len &&
-				   memcmp(e[j].name, e[i].name, e[i].parsed.descriptor_len) == 0)
+			while (j < fr->nentries && e[j].descriptor_len == e[i].descriptor_len &&
+				   memcmp(e[j].name, e[i].name, e[i].descriptor_len) == 0)
 				j++;
 			fr->next_entry = j;
 			w->current = make_sstable(w, fr->dir, &fr->folder, e + i, j - i, &fr->txn, s);
