@@ -21,6 +21,8 @@
 #            (through a tuplestore)
 #         D: SELECT count(*) FROM cassandra_sstables(dir) (through a
 #            tuplestore as C)
+#         E: B with the walk's discovery: every table folder listed
+#            (pg_ls_dir), every file stat'ed (pg_stat_file)
 #            (node_list.sql: one session, timed on the server)
 #   load  A: bloomcass-load into an empty table over the unix socket
 #         B: node_copy, one binary COPY of the same bytes into a table of
@@ -156,8 +158,8 @@ for n in $SIZES; do
 		-v reps="$REPS" -f test/bench/node_list.sql
 	got=$(q "SELECT string_agg(DISTINCT side || '=' || value, ' ' ORDER BY side || '=' || value) FROM node_samples WHERE n = $n AND measure = 'list'")
 	nfiles=$(wc -l <"$node/list_files")
-	[[ $got == "A=$n B=$list_bytes C=$nfiles D=$n" ]] ||
-		bc_die "N=$n: the listing or its floors read something else: $got (want A=$n B=$list_bytes C=$nfiles D=$n)"
+	[[ $got == "A=$n B=$list_bytes C=$nfiles D=$n E=$list_bytes" ]] ||
+		bc_die "N=$n: the listing or its floors read something else: $got (want A=$n B=$list_bytes C=$nfiles D=$n E=$list_bytes)"
 	got=$(q "SELECT count(*) || ' ' || count(filter) || ' ' || count(partitions) || ' ' || count(first_key) || ' ' || sum(filter_db_bytes) FROM cassandra_sstables('$node/data')")
 	[[ $got == "$n $n $n $n $filter_bytes" ]] ||
 		bc_die "N=$n: the listing gives rows, filters, partitions, keys, Filter.db bytes $got (want $n $n $n $n $filter_bytes)"

@@ -5,7 +5,8 @@
 -- Per size and measure: the median time of each side, the median of the
 -- per-repetition ratios A/B (bloomcass over the floor, the target's) with
 -- their range, and A/C (bloomcass over the second floor); for the listing
--- also D (the listing in FROM) over C and over B.
+-- also D (the listing in FROM) over C and over B, and A over E (the floor
+-- with the discovery of the files).
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
 
@@ -25,11 +26,14 @@ SELECT a.n, a.measure, count(*) AS reps,
 	   max(a.value) AS a_rss, max(b.value) AS b_rss,
 	   percentile_cont(0.5) WITHIN GROUP (ORDER BY d.seconds) AS d_s,
 	   percentile_cont(0.5) WITHIN GROUP (ORDER BY d.seconds / c.seconds) AS ratio_dc,
-	   percentile_cont(0.5) WITHIN GROUP (ORDER BY d.seconds / b.seconds) AS ratio_db
+	   percentile_cont(0.5) WITHIN GROUP (ORDER BY d.seconds / b.seconds) AS ratio_db,
+	   percentile_cont(0.5) WITHIN GROUP (ORDER BY e.seconds) AS e_s,
+	   percentile_cont(0.5) WITHIN GROUP (ORDER BY a.seconds / e.seconds) AS ratio_ae
 FROM node_samples a
 JOIN node_samples b USING (n, measure, rep)
 JOIN node_samples c USING (n, measure, rep)
 LEFT JOIN node_samples d ON d.n = a.n AND d.measure = a.measure AND d.rep = a.rep AND d.side = 'D'
+LEFT JOIN node_samples e ON e.n = a.n AND e.measure = a.measure AND e.rep = a.rep AND e.side = 'E'
 WHERE a.side = 'A' AND b.side = 'B' AND c.side = 'C'
 GROUP BY a.n, a.measure;
 
@@ -43,11 +47,11 @@ CREATE TEMP TABLE node_lines (ord int, line text);
 
 INSERT INTO node_lines VALUES
 (0, :'header'),
-(1, E'| SSTables | bloomcass (A) | floor (B) | A | B | A/B: median (min–max) | target | | second floor (C) | C | A/C | D | D/C | D/B | peak memory |\n|---:|---|---|---:|---:|---:|---|---|---|---:|---:|---:|---:|---:|---|');
+(1, E'| SSTables | bloomcass (A) | floor (B) | A | B | A/B: median (min–max) | target | | second floor (C) | C | A/C | D | D/C | D/B | E | A/E | peak memory |\n|---:|---|---|---:|---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
 
 INSERT INTO node_lines
 SELECT 2 + row_number() OVER (ORDER BY m.n, m.measure),
-	   format('| %s | %s | %s | %s s | %s s | %s (%s–%s) | ≤ %s | %s | %s | %s s | %s | %s | %s | %s | %s |',
+	   format('| %s | %s | %s | %s s | %s s | %s (%s–%s) | ≤ %s | %s | %s | %s s | %s | %s | %s | %s | %s | %s | %s |',
 			  to_char(m.n, 'FM999,999,999'),
 			  CASE m.measure WHEN 'list' THEN '`SELECT count(*) FROM (SELECT cassandra_sstables(dir)) s` (D: `FROM cassandra_sstables(dir)`)'
 			  ELSE '`bloomcass-load` into an empty table' END,
@@ -62,6 +66,7 @@ SELECT 2 + row_number() OVER (ORDER BY m.n, m.measure),
 			  round(m.c_s::numeric, 3), round(m.ratio_c::numeric, 2),
 			  coalesce(round(m.d_s::numeric, 3) || ' s', ''), coalesce(round(m.ratio_dc::numeric, 2)::text, ''),
 			  coalesce(round(m.ratio_db::numeric, 2)::text, ''),
+			  coalesce(round(m.e_s::numeric, 3) || ' s', ''), coalesce(round(m.ratio_ae::numeric, 2)::text, ''),
 			  CASE m.measure WHEN 'list' THEN
 				  format('backend VmHWM %s MB (+%s MB over a one-SSTable listing''s), %s MB after D',
 						 round(mm.peak_kb / 1024.0, 1), round((mm.peak_kb - mm.base_kb) / 1024.0, 1),
