@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
-# test/bench/node.sh - the node-scale benchmark (not part of CI; about 6
-# minutes on 2 cores, 25 GB of free disk).
+# test/bench/node.sh - the node-scale benchmark (not part of CI; about 5
+# minutes on 2 cores, 22 GB of free disk).
 #
 #   bash test/bench/node.sh                       # nodes of 1,000 and 10,000 SSTables
 #   NODE_BENCH_SIZES=1000 bash test/bench/node.sh # one size
