@@ -154,6 +154,17 @@ SELECT rel(path) AS table_folder, keyspace, table_name
 FROM cassandra_sstables(test_path('node/data/legacy_tables/legacy_oa_clust-22222222222222222222222222222222'));
 SELECT count(*) AS in_keyspace_ks FROM cassandra_sstables(test_path('node/data/ks'));
 
+-- in the select list the rows stream (one per call, nothing collected
+-- first): the same rows as in FROM, in the walk's order, and a listing cut
+-- short by LIMIT gives the walk's first rows
+SELECT count(*) AS streamed, (SELECT count(*) FROM node_all) AS in_from,
+       count(*) FILTER (WHERE (s.r).path IS NOT NULL AND s.r IS NOT DISTINCT FROM n) AS same_rows
+FROM (SELECT cassandra_sstables(test_path('node/data'), include_inactive => true) AS r) s
+LEFT JOIN node_all n ON n.path = (s.r).path;
+SELECT array_agg(rel((r).path)) = (SELECT array_agg(rel(path)) FROM (SELECT path FROM node_all LIMIT 3) x)
+       AS first_three
+FROM (SELECT cassandra_sstables(test_path('node/data'), include_inactive => true) AS r LIMIT 3) s;
+
 ------------------------------------------------------------------------------
 -- Errors: the folder itself must be there and be a folder
 ------------------------------------------------------------------------------
