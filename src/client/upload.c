@@ -190,9 +190,15 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 
 	u->lock_key = ld_sqlf("bloomcass-load label %s %s", u->table, o->label);
 	/* the row unless unchanged: as known_unchanged, NULLs as known_of reads them */
+	/*
+	 * (Only immutable functions: Citus refuses a modification whose CASE or
+	 * COALESCE holds another, and extract(epoch FROM timestamptz) is stable;
+	 * modified is always whole seconds, to_timestamp of the file's.)
+	 */
 	u->delete_sql = ld_sqlf("DELETE FROM %s WHERE label = $1 AND path = $2 AND NOT ("
 							"coalesce(data_db_bytes, -1) = $3::bigint AND "
-							"coalesce(extract(epoch FROM modified)::bigint, -1) = $4::bigint AND "
+							"CASE WHEN modified IS NULL THEN $4::bigint = -1 "
+							"ELSE modified = to_timestamp($4::bigint) END AND "
 							"(NOT $5::boolean OR keys_loaded IS TRUE))", u->table);
 	u->delete_keys_sql = ld_sqlf("DELETE FROM %s WHERE label = $1 AND path = $2", u->keys_table);
 	u->copy_keys_sql = ld_sqlf("COPY %s (label, path, key) FROM STDIN (FORMAT binary)", u->keys_table);
