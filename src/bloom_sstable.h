@@ -14,7 +14,9 @@
 /* What its components say; NULL / false where absent or unreadable. */
 typedef struct BloomSSTableMeta
 {
-	Bloom	   *filter;
+	bool		have_filter;
+	Datum		filter;			/* an expanded object: the bits are read
+								 * into the row when it is formed */
 	char	   *partitioner;
 	bool		have_fp_chance;
 	double		fp_chance;

@@ -94,6 +94,53 @@ walk_release(void *arg, void *p)
 	pfree(p);
 }
 
+/*
+ * Whether the row reports a component's size or time, so that the listing
+ * must stat it: filter_db_bytes (Filter.db), data_db_bytes and modified
+ * (Data.db).  The other components' rows need only know they exist.
+ */
+static bool
+needs_stat(const char *name)
+{
+	size_t		len = strlen(name);
+
+	return (len >= 8 && strcmp(name + len - 8, "-Data.db") == 0) ||
+		(len >= 10 && strcmp(name + len - 10, "-Filter.db") == 0);
+}
+
+/*
+ * What the listing says of a name in the directory open as d: its type
+ * from the directory entry where that is enough (a folder is stat'ed by
+ * the walk when it is entered; a regular file whose size and time the row
+ * does not report, with size -1), else a stat of it (links, followed; a
+ * file system that does not give the type; Data.db and Filter.db).
+ */
+static void
+entry_stat(DIR *d, const struct dirent *de, bc_walk_stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	switch (de->d_type)
+	{
+		case DT_DIR:
+			st->type = BC_WALK_DIRECTORY;
+			return;
+		case DT_REG:
+			if (needs_stat(de->d_name))
+				break;
+			st->type = BC_WALK_REGULAR;
+			st->size = -1;
+			return;
+		case DT_LNK:
+		case DT_UNKNOWN:
+			break;
+		default:
+			/* a device, FIFO or socket */
+			st->type = BC_WALK_OTHER;
+			return;
+	}
+	bc_walk_stat_posix_at(dirfd(d), de->d_name, st);
+}
+
 /* the names in a directory; false (after a WARNING) if unreadable */
 static int
 walk_list(void *arg, bc_walk *w, const char *dir, int root)
@@ -123,8 +170,7 @@ walk_list(void *arg, bc_walk *w, const char *dir, int root)
 		{
 			bc_walk_stat st;
 
-			/* stat'ed here, by its name in the open directory */
-			bc_walk_stat_posix_at(dirfd(d), de->d_name, &st);
+			entry_stat(d, de, &st);
 			bc_walk_add_name_stat(w, de->d_name, &st);
 		}
 	}
@@ -240,8 +286,8 @@ sstable_row(Walk *w, const bc_walk_sstable *s)
 		SET(COL_SNAPSHOT, CStringGetTextDatum(s->snapshot));
 	SET(COL_PATH, CStringGetTextDatum(s->prefix));
 	SET(COL_COMPONENTS, component_names(s));
-	if (m.filter)
-		SET(COL_FILTER, PointerGetDatum(m.filter));
+	if (m.have_filter)
+		SET(COL_FILTER, m.filter);
 	if (m.partitioner)
 		SET(COL_PARTITIONER, CStringGetTextDatum(m.partitioner));
 	if (m.have_fp_chance)

@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include "utils/builtins.h"
+#include "utils/expandeddatum.h"
 
 #include "bc_codec.h"
 #include "bc_filter.h"
@@ -37,6 +38,19 @@
 #define MAX_SUMMARY_BYTES ((size_t) 512 * 1024 * 1024)
 /* Index.db is read in pieces of this size */
 #define INDEX_PIECE ((size_t) 1024 * 1024)
+
+/* whether the SSTable has a component (its size may be unknown, -1: the
+ * listing stats only the components whose size or time a row reports) */
+static bool
+has_component(const bc_walk_sstable *s, const char *component)
+{
+	int			i;
+
+	for (i = 0; i < s->ncomponents; i++)
+		if (strcmp(s->components[i].name, component) == 0)
+			return true;
+	return false;
+}
 
 static char *
 component_path(const bc_walk_sstable *s, const char *component)
@@ -83,32 +97,96 @@ read_whole(const bc_walk_sstable *s, const char *component, size_t max,
 	return data;
 }
 
-/* the filter, read where the value's bits go (no copy of them is made) */
+/*
+ * The filter: Filter.db opened and its header checked against its size
+ * here, its bits read when the row is formed.  The value is an expanded
+ * object (utils/expandeddatum.h) of which heap_form_tuple asks the size,
+ * then has it written into the row (flatten_into): the file is read once,
+ * straight to where the value goes in the row, with no buffer of its own,
+ * no copy and no zeroing of it.  A failure at that point (a read error, or
+ * a file that changed length since it was opened) is an ERROR: the row
+ * already has its place.
+ */
+typedef struct FilterFile
+{
+	ExpandedObjectHeader hdr;
+	BloomFile	f;
+	size_t		len;			/* the Filter.db image's bytes */
+	bc_layout	layout;
+	bc_order	order;
+} FilterFile;
+
+static Size
+filter_file_size(ExpandedObjectHeader *eoh)
+{
+	return BLOOM_HDRSZ + ((FilterFile *) eoh)->len;
+}
+
+static void
+filter_file_read(ExpandedObjectHeader *eoh, void *result, Size size)
+{
+	FilterFile *ff = (FilterFile *) eoh;
+	uint8	   *dst = (uint8 *) result;
+	uint8		extra;
+	size_t		got,
+				more = 0;
+
+	if (ff->f.fd < 0 || size != BLOOM_HDRSZ + ff->len)
+		elog(ERROR, "Filter.db \"%s\" read twice or into a place of the wrong size", ff->f.path);
+	(void) bloom_file_read(&ff->f, 0, dst + BLOOM_HDRSZ, ff->len, &got, NULL);
+	if (got == ff->len)
+		(void) bloom_file_read(&ff->f, (int64) ff->len, &extra, 1, &more, NULL);
+	bloom_file_close(&ff->f);
+	if (got + more != ff->len)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("file \"%s\" changed length while it was read", ff->f.path)));
+	bloom_from_filterdb_in_place((Bloom *) dst, ff->len, ff->layout, ff->order);
+}
+
+static const ExpandedObjectMethods filter_file_methods = {
+	filter_file_size, filter_file_read
+};
+
 static void
 read_filterdb(const bc_walk_sstable *s, bc_order order, bc_layout layout, BloomSSTableMeta *m)
 {
+	FilterFile *ff = palloc(sizeof(FilterFile));
 	char	   *path = component_path(s, "Filter.db");
 	char	   *err = NULL;
-	uint8	   *data;
-	size_t		len;
+	uint8		header[BC_FILTERDB_HEADER];
+	size_t		got = 0;
 	bc_status	st;
 	int32		k;
 	int64		w;
 
-	data = bloom_file_read_all_after(path, BLOOM_HDRSZ, (size_t) BC_MAX_VALUE_BYTES, &len, &err);
-	if (data == NULL)
+	if (!bloom_file_open(&ff->f, path, &err))
 	{
 		warn_component(path, err, FILTER_COLS);
 		return;
 	}
-	st = bc_filterdb_check(data + BLOOM_HDRSZ, len, BC_MAX_WORDS_VALUE, &k, &w);
-	if (st != BC_OK)
+	if ((uint64) ff->f.size > (uint64) BC_MAX_VALUE_BYTES)
+		err = psprintf("it is too large: %lld bytes, at most %zu can be read",
+					   (long long) ff->f.size, (size_t) BC_MAX_VALUE_BYTES);
+	else if (bloom_file_read(&ff->f, 0, header, Min(sizeof(header), (size_t) ff->f.size), &got, &err))
 	{
-		warn_component(path, bc_status_message(st), FILTER_COLS);
-		pfree(data);
+		/* the header against the file's size: the bits are read later */
+		st = bc_filterdb_check(header, (size_t) ff->f.size, BC_MAX_WORDS_VALUE, &k, &w);
+		if (got == Min(sizeof(header), (size_t) ff->f.size) && st == BC_OK)
+		{
+			ff->len = (size_t) ff->f.size;
+			ff->layout = layout;
+			ff->order = order;
+			EOH_init_header(&ff->hdr, &filter_file_methods, CurrentMemoryContext);
+			m->filter = EOHPGetRODatum(&ff->hdr);
+			m->have_filter = true;
+			return;
+		}
+		err = pstrdup(got < Min(sizeof(header), (size_t) ff->f.size) ?
+					  "it changed length while it was read" : bc_status_message(st));
 	}
-	else
-		m->filter = bloom_from_filterdb_in_place((Bloom *) data, len, layout, order);
+	bloom_file_close(&ff->f);
+	warn_component(path, err, FILTER_COLS);
 }
 
 static void
@@ -148,7 +226,7 @@ read_summary(const bc_walk_sstable *s, BloomSSTableMeta *m)
 	size_t		len;
 	bc_summary	sum;
 	bc_status	rc;
-	const char *columns = bc_walk_component_size(s, "Index.db") >= 0 ?
+	const char *columns = has_component(s, "Index.db") ?
 		SUMMARY_COLS : RANGE_COLS;
 
 	data = read_whole(s, "Summary.db", MAX_SUMMARY_BYTES, columns, &path, &len);
@@ -249,16 +327,16 @@ bloom_sstable_read(const bc_walk_sstable *s, bool read_filter, BloomSSTableMeta 
 		return;
 	}
 
-	if (read_filter && bc_walk_component_size(s, "Filter.db") >= 0)
+	if (read_filter && has_component(s, "Filter.db"))
 		read_filterdb(s, order, layout, m);
-	if (bc_walk_component_size(s, "Statistics.db") >= 0)
+	if (has_component(s, "Statistics.db"))
 		read_statistics(s, m);
 
 	/* trie-indexed: BTI, and ScyllaDB's ms and mt though named -big- */
 	if (s->format == BC_SSTABLE_BTI ||
 		bc_index_era_lookup(s->version, strlen(s->version), &era) == BC_ERR_INDEX_BTI)
 	{
-		if (bc_walk_component_size(s, "Partitions.db") >= 0)
+		if (has_component(s, "Partitions.db"))
 			read_range(s, true, m);
 	}
 	else
@@ -266,9 +344,9 @@ bloom_sstable_read(const bc_walk_sstable *s, bool read_filter, BloomSSTableMeta 
 		/* Summary.db holds both keys; without it, walk Index.db */
 		bool		done = false;
 
-		if (bc_walk_component_size(s, "Summary.db") >= 0)
+		if (has_component(s, "Summary.db"))
 			done = read_summary(s, m);
-		if (!done && bc_walk_component_size(s, "Index.db") >= 0)
+		if (!done && has_component(s, "Index.db"))
 			read_range(s, false, m);
 	}
 }

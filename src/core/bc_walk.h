@@ -73,7 +73,8 @@ typedef struct bc_walk_report
 typedef struct bc_walk_component
 {
 	const char *name;			/* "Data.db", "Filter.db", ... */
-	int64_t		size;
+	int64_t		size;			/* -1 when not known: the caller's list gave
+								 * the type only (bc_walk_add_name_stat) */
 	int64_t		mtime;
 } bc_walk_component;
 
@@ -157,7 +158,9 @@ void		bc_walk_close(bc_walk *w);
 /* from ops->list: one name of the directory being listed; or one with its
  * stat (as ops->stat gives it, e.g. by bc_walk_stat_posix_at on the open
  * directory: a lookup of one name instead of the whole path), which the
- * walk then takes instead of calling ops->stat */
+ * walk then takes instead of calling ops->stat.  A stat of a regular file
+ * may give its type only (size -1, mtime 0: the caller knows it from the
+ * directory entry and needs no more of it) */
 void		bc_walk_add_name(bc_walk *w, const char *name);
 void		bc_walk_add_name_stat(bc_walk *w, const char *name, const bc_walk_stat *st);
 
@@ -166,7 +169,8 @@ void		bc_walk_add_name_stat(bc_walk *w, const char *name, const bc_walk_stat *st
 void		bc_walk_stat_posix(void *arg, const char *path, bc_walk_stat *st);
 void		bc_walk_stat_posix_at(int dirfd, const char *name, bc_walk_stat *st);
 
-/* bytes of an SSTable's component, or -1 when it has none */
+/* bytes of an SSTable's component, or -1 when it has none (or its size is
+ * not known) */
 int64_t		bc_walk_component_size(const bc_walk_sstable *s, const char *component);
 
 #endif							/* BC_WALK_H */
