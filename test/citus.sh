@@ -67,18 +67,6 @@ cd "$ROOT"
 PASSED=0
 FAILED=0
 XFAILED=0
-check() { # check NAME 0|1 [DETAIL]
-	if [[ $2 == 0 ]]; then
-		printf 'ok      %s\n' "$1"
-		PASSED=$((PASSED + 1))
-	else
-		printf 'FAILED  %s%s\n' "$1" "${3:+: $3}"
-		FAILED=$((FAILED + 1))
-	fi
-}
-expect() { # expect NAME ACTUAL EXPECTED
-	if [[ $2 == "$3" ]]; then check "$1" 0; else check "$1" 1 "got '$2', expected '$3'"; fi
-}
 # check_pushdown NAME 0|1 DETAIL: a push-down assertion (see the top)
 check_pushdown() {
 	if [[ $BC_CITUS_EXPECT_PUSHDOWN == 1 ]]; then

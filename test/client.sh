@@ -23,28 +23,8 @@ LOAD=$PWD/bloomcass-load
 
 PASSED=0
 FAILED=0
-check() { # check NAME CONDITION-RESULT(0/1) [DETAIL]
-	if [[ $2 == 0 ]]; then
-		printf 'ok      %s\n' "$1"
-		PASSED=$((PASSED + 1))
-	else
-		printf 'FAILED  %s%s\n' "$1" "${3:+: $3}"
-		FAILED=$((FAILED + 1))
-	fi
-}
-# expect NAME ACTUAL EXPECTED [LOG]: on a mismatch, LOG's first 20 lines
-# (a run's output, which holds the reason; by default the last run's) are
-# printed too
+# a failed expect prints the output of the last run (run, below)
 LAST_LOG=
-expect() {
-	if [[ $2 == "$3" ]]; then
-		check "$1" 0
-	else
-		check "$1" 1 "got '$2', expected '$3'"
-		local log=${4:-$LAST_LOG}
-		[[ -z $log || ! -f $log ]] || { printf '    (%s:)\n' "$log"; head -n 20 -- "$log" | sed 's/^/    | /'; }
-	fi
-}
 q() { PGOPTIONS='-c client_min_messages=error' psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 
 bc_cluster_start

@@ -63,18 +63,6 @@ LOAD=${BLOOMCASS_LOAD:-$PWD/bloomcass-load}
 
 PASSED=0
 FAILED=0
-check() { # check NAME CONDITION-RESULT(0/1) [DETAIL]
-	if [[ $2 == 0 ]]; then
-		printf 'ok      %s\n' "$1"
-		PASSED=$((PASSED + 1))
-	else
-		printf 'FAILED  %s%s\n' "$1" "${3:+: $3}"
-		FAILED=$((FAILED + 1))
-	fi
-}
-expect() { # expect NAME ACTUAL EXPECTED
-	if [[ $2 == "$3" ]]; then check "$1" 0; else check "$1" 1 "got '$2', expected '$3'"; fi
-}
 
 if [[ -z $HOST ]]; then
 	make -s PG_CONFIG="$PG_CONFIG" install >/dev/null

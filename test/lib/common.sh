@@ -29,6 +29,31 @@ bc_lock() {
 	export BC_REGRESS_LOCKED=1
 }
 
+# The checks of the counting test scripts (client.sh, fleet.sh, citus.sh):
+# check NAME 0|1 [DETAIL] prints "ok NAME" or "FAILED NAME: DETAIL" and
+# counts it in the caller's PASSED or FAILED; expect NAME ACTUAL EXPECTED
+# [LOG] checks that ACTUAL is EXPECTED and, when not, prints LOG's first 20
+# lines too (a run's output, which holds the reason; by default the file
+# LAST_LOG names, when the caller sets it).
+check() {
+	if [[ $2 == 0 ]]; then
+		printf 'ok      %s\n' "$1"
+		PASSED=$((PASSED + 1))
+	else
+		printf 'FAILED  %s%s\n' "$1" "${3:+: $3}"
+		FAILED=$((FAILED + 1))
+	fi
+}
+expect() {
+	if [[ $2 == "$3" ]]; then
+		check "$1" 0
+	else
+		check "$1" 1 "got '$2', expected '$3'"
+		local log=${4:-${LAST_LOG:-}}
+		[[ -z $log || ! -f $log ]] || { printf '    (%s:)\n' "$log"; head -n 20 -- "$log" | sed 's/^/    | /'; }
+	fi
+}
+
 bc_log() {
 	printf '==> %s\n' "$*" >&2
 }
