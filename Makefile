@@ -438,3 +438,4 @@ installcheck-data: tools
 	chmod a+rwx '$(BLOOMCASS_SERVER_DATA)'
 	test/make-node.sh '$(BLOOMCASS_SERVER_DATA)/sstables' '$(BLOOMCASS_SERVER_DATA)/node'
 	BC_TOOLS_BUILT=1 test/make-codecs.sh '$(BLOOMCASS_SERVER_DATA)/sstables' '$(BLOOMCASS_SERVER_DATA)/codecs'
+	test/make-hostile.sh '$(BLOOMCASS_SERVER_DATA)/sstables' '$(BLOOMCASS_SERVER_DATA)/hostile'

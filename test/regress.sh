@@ -35,6 +35,7 @@ if [[ -x test/make-node.sh ]]; then
 	test/make-node.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/node"
 	# copies in every compressor, with ScyllaDB's quirks, and damaged ones
 	test/make-codecs.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/codecs"
+	test/make-hostile.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/hostile"
 	[[ $(id -u) -ne 0 ]] || chown -R postgres: "$BC_CLUSTER_DIR/files"
 fi
 export BLOOMCASS_SERVER_DATA=$BC_CLUSTER_DIR/files

@@ -314,8 +314,10 @@ else
 	# copies in every compressor, with ScyllaDB's quirks, and damaged ones
 	test/make-node.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/node"
 	test/make-codecs.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/codecs"
+	# hostile copies: components that are not files, linked folders, damage
+	test/make-hostile.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/hostile"
 	if [[ $(id -u) -eq 0 ]]; then
-		chown -R postgres: "$BC_CLUSTER_DIR/files/node" "$BC_CLUSTER_DIR/files/codecs"
+		chown -R postgres: "$BC_CLUSTER_DIR/files/node" "$BC_CLUSTER_DIR/files/codecs" "$BC_CLUSTER_DIR/files/hostile"
 	fi
 	# The regression SQL reads $BLOOMCASS_SERVER_DATA/{real-filters,vectors,sstables}
 	# (psql's \getenv); the server reads the files with pg_read_binary_file.
