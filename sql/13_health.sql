@@ -160,6 +160,21 @@ SELECT a AS args,
 FROM unnest(ARRAY['-1, 0.01', '10, ''NaN''', '10, 0', '10, -0.5', '10, 1.5', '10, ''Infinity''',
                   '10, 1', '10, 1e-5', '13743895338, 0.01', '13743895339, 0.01',
                   '9223372036854775807, 0.01']) a;
+-- a key count that leaves too few buckets per key for fp_chance names the
+-- count (54000), through every entry point that sizes, as a role with no
+-- privileges; an fp_chance no count can reach still names fp_chance
+CREATE ROLE bloomcass_nobody;
+SET ROLE bloomcass_nobody;
+SELECT n, fp,
+       health_error(format('SELECT bloom_create(%s, %s)', n, fp)) AS bloom_create,
+       health_error(format('SELECT bloom_sizing(%s, %s)', n, fp)) AS bloom_sizing,
+       health_error(format('SELECT bloom_health(bloom_create(10), %s, %s)', n, fp)) AS bloom_health,
+       health_error(format('SELECT bloom_agg(k, %s, %s) FROM (VALUES (''a'')) v(k)', fp, n)) AS bloom_agg
+FROM (VALUES (9223372036854775807, 0.01), (4611686018427387904, 0.01), (9223372036854775807, 0.00005),
+             (9223372036854775807, 0.7)) v(n, fp);
+SELECT bloom_create(9223372036854775807);
+RESET ROLE;
+DROP ROLE bloomcass_nobody;
 -- NULL in, NULL out
 SELECT bloom_health(NULL, 10, 0.01) IS NULL AS null_filter,
        bloom_health(bloom_create(10), NULL, 0.01) IS NULL AS null_partitions,

@@ -48,6 +48,15 @@ bloom_health(PG_FUNCTION_ARGS)
 						n, fp),
 				 errdetail("It would need " INT64_FORMAT " words; Cassandra allows at most " INT64_FORMAT ".",
 						   (int64) s.word_count, (int64) BC_MAX_WORDS_CASSANDRA)));
+	if (st == BC_ERR_N_TOO_MANY)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("Cassandra cannot size a filter for " INT64_FORMAT " partitions at fp_chance %g: too many partitions",
+						n, fp),
+				 errdetail_plural("Cassandra's BloomCalculations.maxBucketsPerElement allows at most %d bit per partition at " INT64_FORMAT " partitions, too few for fp_chance %g.",
+								  "Cassandra's BloomCalculations.maxBucketsPerElement allows at most %d bits per partition at " INT64_FORMAT " partitions, too few for fp_chance %g.",
+								  bc_max_buckets_per_element(n),
+								  bc_max_buckets_per_element(n), n, fp)));
 	if (st != BC_OK)
 	{
 		/* the rest concern fp_chance (at this key count): reported as

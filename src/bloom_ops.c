@@ -29,6 +29,15 @@ bloom_compute_sizing(int64 n, double fp, bc_sizing *s)
 
 	if (st == BC_OK)
 		return;
+	if (st == BC_ERR_N_TOO_MANY)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("Cassandra cannot size a filter for " INT64_FORMAT " keys at fp_chance %g: too many keys",
+						n, fp),
+				 errdetail_plural("Cassandra's BloomCalculations.maxBucketsPerElement allows at most %d bit per key at " INT64_FORMAT " keys, too few for fp_chance %g.",
+								  "Cassandra's BloomCalculations.maxBucketsPerElement allows at most %d bits per key at " INT64_FORMAT " keys, too few for fp_chance %g.",
+								  bc_max_buckets_per_element(n),
+								  bc_max_buckets_per_element(n), n, fp)));
 	if (st == BC_ERR_FP_INVALID || st == BC_ERR_FP_ALWAYS_PRESENT || st == BC_ERR_FP_UNREACHABLE)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -73,6 +73,7 @@ bloom_sqlstate(bc_status st)
 		case BC_ERR_TRIE_ENCODING:
 			return ERRCODE_FEATURE_NOT_SUPPORTED;
 		case BC_ERR_TOO_LARGE:
+		case BC_ERR_N_TOO_MANY:
 		case BC_ERR_EXCEEDS_VALUE_LIMIT:
 		case BC_ERR_KEY_TOO_LONG:
 			return ERRCODE_PROGRAM_LIMIT_EXCEEDED;

@@ -66,8 +66,8 @@ bc_fp_table(int buckets, int k)
 }
 
 /* BloomCalculations.maxBucketsPerElement; 0 means "cannot size". */
-static int
-max_buckets_per_element(int64_t n)
+int
+bc_max_buckets_per_element(int64_t n)
 {
 	double		m = (double) (n < 1 ? 1 : n);
 	/* (Long.MAX_VALUE - 20) as a double rounds to 2^63 */
@@ -135,10 +135,20 @@ bc_sizing_compute(int64_t n, double fp, bc_sizing *out)
 	if (n < 0)
 		return BC_ERR_N_NEGATIVE;
 
-	maxb = max_buckets_per_element(n);
+	/*
+	 * FilterFactory.getFilter: maxBucketsPerElement(n), then
+	 * computeBloomSpec(that, fp), whose "Unable to satisfy fp with b buckets
+	 * per element" has two causes.  When the whole table (20 buckets per
+	 * key) could give fp, the key count is what limits the buckets: the
+	 * count is the argument at fault, not fp_chance.
+	 */
+	maxb = bc_max_buckets_per_element(n);
 	if (maxb < 1)
-		return BC_ERR_FP_UNREACHABLE;
+		return BC_ERR_N_TOO_MANY;
 	st = bc_bloom_spec(maxb, fp, &k, &b);
+	if (st == BC_ERR_FP_UNREACHABLE && maxb < MAX_BUCKETS &&
+		bc_bloom_spec(MAX_BUCKETS, fp, &k, &b) == BC_OK)
+		return BC_ERR_N_TOO_MANY;
 	if (st != BC_OK)
 		return st;
 

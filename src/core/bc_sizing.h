@@ -37,6 +37,11 @@ bc_status	bc_sizing_for_value(int64_t n, double fp_chance, bc_sizing *out);
  * BloomCalculations.computeBloomSpec does (for the core and its tests). */
 bc_status	bc_bloom_spec(int max_buckets, double fp_chance, int *k, int *buckets);
 
+/* BloomCalculations.maxBucketsPerElement(n): the most buckets per key
+ * Cassandra gives a filter of n keys (at most 20; 0: none).  When it is
+ * too few for fp_chance, bc_sizing_compute says BC_ERR_N_TOO_MANY. */
+int			bc_max_buckets_per_element(int64_t n);
+
 /* The probability table (BloomCalculations.probs): FP[b][j] for
  * 0 <= b <= 20, 0 <= j <= b' (returns -1 outside the table). */
 double		bc_fp_table(int buckets, int k);

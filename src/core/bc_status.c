@@ -18,6 +18,8 @@ bc_status_message(bc_status st)
 			return "fp_chance is below what Cassandra's bloom filter can reach (minimum 6.71e-05)";
 		case BC_ERR_N_NEGATIVE:
 			return "the number of keys must not be negative";
+		case BC_ERR_N_TOO_MANY:
+			return "the number of keys is too large: Cassandra's filter for that many keys has too few buckets per key for the fp_chance";
 		case BC_ERR_TOO_LARGE:
 			return "bloom filter would exceed Cassandra's maximum of 2147483647 words (16 GB)";
 		case BC_ERR_EXCEEDS_VALUE_LIMIT:

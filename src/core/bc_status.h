@@ -20,6 +20,8 @@ typedef enum bc_status
 	BC_ERR_FP_ALWAYS_PRESENT,	/* fp_chance == 1: Cassandra writes no filter */
 	BC_ERR_FP_UNREACHABLE,		/* below what the probability table can give */
 	BC_ERR_N_NEGATIVE,			/* negative key count */
+	BC_ERR_N_TOO_MANY,			/* so many keys that too few buckets per key
+								 * remain for fp_chance */
 	BC_ERR_TOO_LARGE,			/* word_count > 2^31-1: Cassandra refuses it */
 	BC_ERR_EXCEEDS_VALUE_LIMIT, /* fits Cassandra but not a 1 GB value */
 

@@ -23,6 +23,9 @@ status_word(bc_status st)
 		case BC_ERR_FP_INVALID:
 			return "ERROR_INVALID_FP";
 		case BC_ERR_FP_UNREACHABLE:
+		case BC_ERR_N_TOO_MANY:
+			/* both are computeBloomSpec's "Unable to satisfy"; bloomcass
+			 * tells the causes apart (checked below) */
 			return "ERROR_FP_UNREACHABLE";
 		case BC_ERR_TOO_LARGE:
 			return "ERROR_TOO_LARGE";
@@ -142,6 +145,29 @@ suite_sizing(void)
 		CHECK(bc_sizing_compute(10, zero / zero, &s) == BC_ERR_FP_INVALID, "fp NaN");
 		CHECK(bc_sizing_compute(-1, 0.01, &s) == BC_ERR_N_NEGATIVE, "n negative");
 		CHECK(bc_sizing_compute(10, 1.0, &s) == BC_ERR_FP_ALWAYS_PRESENT, "fp 1");
+
+		/*
+		 * Too many keys for fp_chance: maxBucketsPerElement(n) =
+		 * min(20, (2^63 - 20) / n) buckets is too few.  The count is the
+		 * cause when 20 buckets would do, fp_chance when not even 20 do.
+		 */
+		CHECK(bc_max_buckets_per_element(INT64_MAX) == 1 &&
+			  bc_max_buckets_per_element(INT64_C(4611686018427387904)) == 2 &&
+			  bc_max_buckets_per_element(INT64_C(500000000000000000)) == 18 &&
+			  bc_max_buckets_per_element(INT64_C(400000000000000000)) == 20 &&
+			  bc_max_buckets_per_element(0) == 20, "maxBucketsPerElement");
+		CHECK(bc_sizing_compute(INT64_MAX, 0.01, &s) == BC_ERR_N_TOO_MANY, "2^63-1 keys at 0.01");
+		CHECK(bc_sizing_compute(INT64_MAX, 0.7, &s) == BC_ERR_TOO_LARGE,
+			  "2^63-1 keys at 0.7: one bucket per key does, then too many words");
+		CHECK(bc_sizing_compute(INT64_C(4611686018427387904), 0.01, &s) == BC_ERR_N_TOO_MANY,
+			  "2^62 keys at 0.01 (sizing.tsv): the count is the cause");
+		CHECK(bc_sizing_compute(INT64_MAX, 5e-5, &s) == BC_ERR_FP_UNREACHABLE,
+			  "2^63-1 keys at 5e-5: fp_chance is the cause");
+		/* 10 buckets per key (k 7) give 0.01; 9 (at 2^63/9 keys and more) do not */
+		CHECK(bc_sizing_compute(INT64_C(922337203685477580), 0.01, &s) == BC_ERR_TOO_LARGE &&
+			  s.buckets_per_element == 10, "2^63/10 keys at 0.01 (b=%d)", s.buckets_per_element);
+		CHECK(bc_sizing_compute(INT64_C(1024819115206086201), 0.01, &s) == BC_ERR_N_TOO_MANY,
+			  "2^63/9 keys at 0.01");
 		CHECK(bc_fp_table(20, 14) == 6.71e-05 && bc_fp_table(20, 15) < 0 && bc_fp_table(21, 0) < 0,
 			  "table bounds");
 
