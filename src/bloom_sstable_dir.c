@@ -260,8 +260,10 @@ walk_problem(void *arg, const bc_walk_report *r)
 		case BC_WALK_TXN_UNREADABLE:
 			ereport(WARNING,
 					(errcode(ERRCODE_DATA_EXCEPTION),
+					 r->lineno > 0 ?
 					 errmsg("skipping transaction log %s: line %ld is %s",
-							base_name(path), r->lineno, r->reason),
+							base_name(path), r->lineno, r->reason) :
+					 errmsg("skipping transaction log %s: %s", base_name(path), r->reason),
 					 errdetail("The file is \"%s\"; Cassandra cannot read it either. "
 							   "The SSTables it names are listed as live.", path)));
 			break;

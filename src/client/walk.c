@@ -210,8 +210,12 @@ walk_problem(void *arg, const bc_walk_report *r)
 					 r->path, r->lineno, r->reason);
 			return;
 		case BC_WALK_TXN_UNREADABLE:
-			ld_error("skipping transaction log %s: line %ld is %s (the SSTables it names are taken as live)",
-					 r->path, r->lineno, r->reason);
+			if (r->lineno > 0)
+				ld_error("skipping transaction log %s: line %ld is %s (the SSTables it names are taken as live)",
+						 r->path, r->lineno, r->reason);
+			else
+				ld_error("skipping transaction log %s: %s (the SSTables it names are taken as live)",
+						 r->path, r->reason);
 			break;
 	}
 	if (!r->root)

@@ -340,7 +340,7 @@ bc_txn_fault_message(bc_txn_fault fault)
 		case BC_TXN_FAULT_CHECKSUM:
 			return "checksum mismatch";
 		case BC_TXN_FAULT_REPEATED:
-			return "a record of an earlier line again";
+			return "a record repeated from an earlier line";
 		case BC_TXN_FAULT_NOT_LAST:
 			return "a COMMIT or ABORT before the last line";
 		case BC_TXN_FAULT_ENCODING:
