@@ -448,72 +448,79 @@ utf8_end(const uint8_t *s, size_t len)
 	return len;
 }
 
-/* the line starting at data + off, parsed */
-static bc_status
-record_at(const char *data, size_t len, uint32_t off, bc_txn_record *r)
+/*
+ * What LogRecord.equals (and hashCode) compares, which
+ * LogReplicaSet.readRecords asks of each record (records.contains): the
+ * type, the path and the kept numbers (not the CRC); and where the record's
+ * line starts.  One per record, in the caller's scratch memory.
+ */
+typedef struct txn_key
 {
-	const char *line = data + off;
-	const char *q = line;
+	int64_t		time;			/* kept_time */
+	uint32_t	off;			/* the line's offset */
+	uint32_t	path_len;		/* ADD, REMOVE; 0 for COMMIT, ABORT */
+	int32_t		files;			/* kept_files */
+	uint32_t	type;
+} txn_key;
 
-	while (q < data + len && *q != '\n' && *q != '\r')
-		q++;
-	return bc_txn_record_parse(line, (size_t) (q - line), r);
+static txn_key
+key_of(const bc_txn_record *r, const char *data, const char *line)
+{
+	txn_key		k;
+
+	k.time = kept_time(r);
+	k.off = (uint32_t) (line - data);
+	k.path_len = (uint32_t) ((r->type == BC_TXN_ADD || r->type == BC_TXN_REMOVE) ? r->path_len : 0);
+	k.files = kept_files(r);
+	k.type = (uint32_t) r->type;
+	return k;
 }
 
-/*
- * LogRecord.equals (and hashCode), which LogReplicaSet.readRecords asks
- * of each record (records.contains): the same type, path and kept numbers
- * (not the CRC).  An order on the records of lines starting at a and b.
- */
+/* an order on the records, equal when LogRecord.equals is true */
 static int
-record_cmp(const char *data, size_t len, uint32_t a, uint32_t b)
+record_cmp(const char *data, const txn_key *x, const txn_key *y)
 {
-	bc_txn_record x,
-				y;
-	size_t		n;
+	/* the path follows "<type>:[", whatever case the type has */
+	static const uint32_t path_at[] = {5, 8, 8, 7};
 	int			c;
 
-	(void) record_at(data, len, a, &x);
-	(void) record_at(data, len, b, &y);
-	if (x.type != y.type)
-		return x.type < y.type ? -1 : 1;
-	n = x.path_len < y.path_len ? x.path_len : y.path_len;
-	c = n > 0 ? memcmp(x.path, y.path, n) : 0;
-	if (c != 0)
-		return c;
-	if (x.path_len != y.path_len)
-		return x.path_len < y.path_len ? -1 : 1;
-	if (kept_files(&x) != kept_files(&y))
-		return kept_files(&x) < kept_files(&y) ? -1 : 1;
-	if (kept_time(&x) != kept_time(&y))
-		return kept_time(&x) < kept_time(&y) ? -1 : 1;
-	return 0;
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	if (x->path_len != y->path_len)
+		return x->path_len < y->path_len ? -1 : 1;
+	if (x->files != y->files)
+		return x->files < y->files ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	c = x->path_len > 0 ? memcmp(data + x->off + path_at[x->type],
+								 data + y->off + path_at[y->type], x->path_len) : 0;
+	return c < 0 ? -1 : c > 0;
 }
 
 /* records first, then their lines' order */
 static int
-entry_cmp(const char *data, size_t len, uint32_t a, uint32_t b)
+entry_cmp(const char *data, const txn_key *x, const txn_key *y)
 {
-	int			c = record_cmp(data, len, a, b);
+	int			c = record_cmp(data, x, y);
 
-	if (c != 0 || a == b)
+	if (c != 0 || x->off == y->off)
 		return c;
-	return a < b ? -1 : 1;
+	return x->off < y->off ? -1 : 1;
 }
 
 static void
-sift_down(const char *data, size_t len, uint32_t *a, size_t root, size_t n)
+sift_down(const char *data, txn_key *a, size_t root, size_t n)
 {
 	for (;;)
 	{
 		size_t		child = 2 * root + 1;
-		uint32_t	t;
+		txn_key		t;
 
 		if (child >= n)
 			return;
-		if (child + 1 < n && entry_cmp(data, len, a[child], a[child + 1]) < 0)
+		if (child + 1 < n && entry_cmp(data, &a[child], &a[child + 1]) < 0)
 			child++;
-		if (entry_cmp(data, len, a[root], a[child]) >= 0)
+		if (entry_cmp(data, &a[root], &a[child]) >= 0)
 			return;
 		t = a[root];
 		a[root] = a[child];
@@ -524,30 +531,30 @@ sift_down(const char *data, size_t len, uint32_t *a, size_t root, size_t n)
 
 /*
  * The offset of the first line whose record equals an earlier line's,
- * among the records of lines starting at offs[0 .. n) (sorted here: a
- * heapsort, O(n log n) whatever the input), or len when none does.
+ * among the records keys[0 .. n) (sorted here: a heapsort, O(n log n)
+ * whatever the input, in place), or len when none does.
  */
 static size_t
-first_repeat(const char *data, size_t len, uint32_t *offs, size_t n)
+first_repeat(const char *data, size_t len, txn_key *keys, size_t n)
 {
 	size_t		i,
 				first = len;
 
 	for (i = n / 2; i-- > 0;)
-		sift_down(data, len, offs, i, n);
+		sift_down(data, keys, i, n);
 	for (i = n; i-- > 1;)
 	{
-		uint32_t	t = offs[0];
+		txn_key		t = keys[0];
 
-		offs[0] = offs[i];
-		offs[i] = t;
-		sift_down(data, len, offs, 0, i);
+		keys[0] = keys[i];
+		keys[i] = t;
+		sift_down(data, keys, 0, i);
 	}
 	/* equal records are next to each other, in their lines' order: each
 	 * but the first of them repeats it */
 	for (i = 1; i < n; i++)
-		if (record_cmp(data, len, offs[i - 1], offs[i]) == 0 && offs[i] < first)
-			first = offs[i];
+		if (record_cmp(data, &keys[i - 1], &keys[i]) == 0 && keys[i].off < first)
+			first = keys[i].off;
 	return first;
 }
 
@@ -567,7 +574,7 @@ bc_txn_log_scratch_size(const char *data, size_t len)
 	while (next_line(&p, end, &line, &llen, &cut))
 		if (bc_txn_record_parse(line, llen, &r) == BC_OK)
 			n++;
-	return n > 0 ? n * sizeof(uint32_t) : 1;
+	return n > 0 ? n * sizeof(txn_key) : 1;
 }
 
 void
@@ -595,7 +602,7 @@ bc_txn_log_scan(const char *data, size_t len, void *scratch,
 	bc_txn_fault stop_fault = BC_TXN_FAULT_NONE,
 				invalid_fault = BC_TXN_FAULT_NONE;
 	bc_txn_type last_type = BC_TXN_ADD;
-	uint32_t   *offs = scratch;
+	txn_key    *keys = scratch;
 	bc_txn_record r;
 
 	memset(out, 0, sizeof(*out));
@@ -646,7 +653,7 @@ bc_txn_log_scan(const char *data, size_t len, void *scratch,
 			unknown = lineno;
 			continue;
 		}
-		offs[nrec++] = (uint32_t) (line - data);
+		keys[nrec++] = key_of(&r, data, line);
 		if ((r.type == BC_TXN_COMMIT || r.type == BC_TXN_ABORT) && lineno != nlines)
 		{
 			stop = lineno;
@@ -654,7 +661,7 @@ bc_txn_log_scan(const char *data, size_t len, void *scratch,
 			break;
 		}
 	}
-	repeat = first_repeat(data, len, offs, nrec);
+	repeat = first_repeat(data, len, keys, nrec);
 	if (repeat < len)
 	{
 		long		at = line_of(data, len, repeat);

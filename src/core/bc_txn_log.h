@@ -92,8 +92,9 @@ const char *bc_txn_fault_message(bc_txn_fault fault);
 
 /*
  * The bytes of scratch memory bc_txn_log_scan needs for the log
- * data[0 .. len) (4 per record it holds; at least 1).  A log of more than
- * BC_TXN_LOG_MAX_BYTES is BC_TXN_UNREADABLE and needs none.
+ * data[0 .. len) (24 per record it holds, a record taking at least 13
+ * bytes of the log; at least 1).  A log of more than BC_TXN_LOG_MAX_BYTES
+ * is BC_TXN_UNREADABLE and needs none.
  */
 #define BC_TXN_LOG_MAX_BYTES ((size_t) 1 << 30)
 size_t		bc_txn_log_scratch_size(const char *data, size_t len);
@@ -104,7 +105,7 @@ size_t		bc_txn_log_scratch_size(const char *data, size_t len);
  * and sstable(arg, obsolete, base, len) for each SSTable it takes out of
  * the table: the ones the valid records REMOVE (obsolete = 1) when the log
  * is committed, else the ones they ADD (obsolete = 0: temporary).  scratch
- * holds bc_txn_log_scratch_size(data, len) bytes, aligned for a uint32_t.
+ * holds bc_txn_log_scratch_size(data, len) bytes, aligned for an int64_t.
  */
 void		bc_txn_log_scan(const char *data, size_t len, void *scratch,
 							void (*sstable) (void *arg, int obsolete, const char *base, size_t base_len),
