@@ -246,8 +246,8 @@ walk_problem(void *arg, const bc_walk_report *r)
 					 errmsg("transaction log %s fails verification at line %ld: %s",
 							base_name(path), r->lineno, r->reason),
 					 errdetail("The file is \"%s\". Cassandra does not start with such a log; "
-							   "its SSTables are listed as Cassandra's listing takes them, "
-							   "by the valid records before that line.", path)));
+							   "the SSTables it names are listed in the states Cassandra's "
+							   "listing gives them.", path)));
 			break;
 		case BC_WALK_TXN_LAST_RECORD:
 			ereport(WARNING,
