@@ -240,12 +240,32 @@ walk_problem(void *arg, const bc_walk_report *r)
 							base_name(path), BC_WALK_MAX_DEPTH),
 					 errdetail("The directory is \"%s\".", path)));
 			break;
-		case BC_WALK_TXN_BAD_LINE:
+		case BC_WALK_TXN_CORRUPT:
 			ereport(WARNING,
 					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("skipping line %ld of transaction log %s: not a record",
-							r->lineno, base_name(path)),
-					 errdetail("The file is \"%s\".", path)));
+					 errmsg("transaction log %s fails verification at line %ld: %s",
+							base_name(path), r->lineno, r->reason),
+					 errdetail("The file is \"%s\". Cassandra does not start with such a log; "
+							   "the SSTables it names are listed in the states Cassandra's "
+							   "listing gives them.", path)));
+			break;
+		case BC_WALK_TXN_LAST_RECORD:
+			ereport(WARNING,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("last record of transaction log %s is invalid (line %ld: %s)",
+							base_name(path), r->lineno, r->reason),
+					 errdetail("The file is \"%s\". As Cassandra does, the operation is taken "
+							   "as unfinished and that record is not applied.", path)));
+			break;
+		case BC_WALK_TXN_UNREADABLE:
+			ereport(WARNING,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 r->lineno > 0 ?
+					 errmsg("skipping transaction log %s: line %ld is %s",
+							base_name(path), r->lineno, r->reason) :
+					 errmsg("skipping transaction log %s: %s", base_name(path), r->reason),
+					 errdetail("The file is \"%s\"; Cassandra cannot read it either. "
+							   "The SSTables it names are listed as live.", path)));
 			break;
 	}
 }

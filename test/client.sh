@@ -273,6 +273,34 @@ expect "unreadable Filter.db: exit status 1" "$RC" 1 "$T/unreadable.log"
 expect "unreadable Filter.db: message names it" \
 	"$(grep -c "$C/nb-1-big: cannot read Filter.db: Permission denied" "$T/unreadable.log")" 1 "$T/unreadable.log"
 
+# transaction logs Cassandra verifies (bc_txn_log.c; sql/27_txn_logs.sql):
+# one failing verification (a CRC wrong before the last record: warned,
+# counted, applied as Cassandra's listing applies it) and one whose last
+# record alone is damaged (warned, not counted: the operation unfinished)
+X=$T/txn/ks
+for t in t-88888888888888888888888888888888 t-99999999999999999999999999999999; do
+	mkdir -p "$X/$t"
+	for f in "$NB"-*; do cp "$f" "$X/$t/nb-1-big${f#"$NB"}"; cp "$f" "$X/$t/nb-2-big${f#"$NB"}"; done
+done
+V=/var/lib/cassandra/data/ks
+printf 'ADD:[%s/nb-2-big,0,8][695544883]\nREMOVE:[%s/nb-1-big,1700000000000,8][3096616842]\nCOMMIT:[,0,0][2613697770]\n' \
+	"$V/t-88888888888888888888888888888888" "$V/t-88888888888888888888888888888888" \
+	>"$X/t-88888888888888888888888888888888/nb_txn_compaction_88888888-9a94-11e8-a0e6-e9a8e4bb7a4d.log"
+printf 'ADD:[%s/nb-2-big,0,8][1146705111]\nREMOVE:[%s/nb-1-big,1700000000000,8][3263500977]\nCOMMIT:[,0,0][2613697771]\n' \
+	"$V/t-99999999999999999999999999999999" "$V/t-99999999999999999999999999999999" \
+	>"$X/t-99999999999999999999999999999999/nb_txn_compaction_99999999-9a94-11e8-a0e6-e9a8e4bb7a4d.log"
+chmod -R a+rX "$T/txn"
+[[ $(id -u) -ne 0 ]] || chown -R postgres: "$T/txn"
+run "$T/txn.log" --label tx "$T/txn"
+expect "txn logs: exit status 1 (a log fails verification)" "$RC" 1
+expect "txn logs: the failing log is named, with its line" \
+	"$(grep -c "transaction log $X/t-88888888888888888888888888888888/nb_txn_compaction_88888888-9a94-11e8-a0e6-e9a8e4bb7a4d.log fails verification at line 1: checksum mismatch" "$T/txn.log")" 1
+expect "txn logs: the damaged last record is named" \
+	"$(grep -c "last record of transaction log $X/t-99999999999999999999999999999999/nb_txn_compaction_99999999-9a94-11e8-a0e6-e9a8e4bb7a4d.log is invalid (line 3: checksum mismatch)" "$T/txn.log")" 1
+expect "txn logs: the live SSTables as Cassandra's listing takes them" \
+	"$(q -c "SELECT string_agg(substring(path from '/t-(.)[^/]*/nb-[0-9]+-big$') || ':' || generation, ',' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'tx'")" "8:2,9:1"
+expect "txn logs: rows equal cassandra_sstables()" "$(compare tx "$T/txn" '^$')" ""
+
 run "$T/missing.log" --label m "$T/no-such-dir"
 expect "missing directory: exit status 2" "$RC" 2
 expect "missing directory: message" "$(grep -c "cannot read directory $T/no-such-dir: No such file or directory" "$T/missing.log")" 1

@@ -31,4 +31,83 @@ copy_sstable() {
 
 # --- components: positions and lengths one component gives another ---
 
+# --- transaction logs ---
+# Logs Cassandra's LogFile.verify fails or warns about, beside copies of
+# nb-1-big, in txn/ks/<case>-<id>/ (sql/27_txn_logs.sql).  Each record's CRC
+# is the one LogRecord.computeChecksum gives (see test/make-node.sh); a
+# CRC one more than that is wrong.  The SSTables each folder holds, and the
+# state Cassandra's listing (LogAwareFileLister, OnTxnErr.IGNORE) gives
+# them, are in DEST/txn/expected.tsv.  Each log has its own name (the
+# WARNINGs name the log, not its folder).
+txn_nb=$L/nb/legacy_tables/legacy_nb_simple/nb-1-big
+txn_v=/var/lib/cassandra/data/ks
+mkdir -p "$dest/txn"
+: >"$dest/txn/expected.tsv"
+txn_sstables() { # CASE STATE1 STATE2 [STATE3]: nb-1-big ... copies
+	local tc=$1 g=1 s
+	shift
+	for s in "$@"; do
+		copy_sstable "$txn_nb" "txn/ks/$tc/nb-$g-big"
+		printf '%s\t%s\n' "txn/ks/$tc/nb-$g-big" "$s" >>"$dest/txn/expected.tsv"
+		g=$((g + 1))
+	done
+}
+# a CRC wrong before the last record (REMOVE nb-1): the log fails
+# verification; its valid records apply, committed by the valid COMMIT
+tc=crc_before_last-11111111111111111111111111111111
+txn_log=nb_txn_compaction_11111111-9a94-11e8-a0e6-e9a8e4bb7a4d.log
+txn_sstables $tc live obsolete live
+{
+	printf 'ADD:[%s/%s/nb-3-big,0,8][1824791288]\n' "$txn_v" "$tc"
+	printf 'REMOVE:[%s/%s/nb-1-big,1700000000000,8][2325968099]\n' "$txn_v" "$tc"
+	printf 'REMOVE:[%s/%s/nb-2-big,1700000000000,8][4232465887]\n' "$txn_v" "$tc"
+	printf 'COMMIT:[,0,0][2613697770]\n'
+} >"$dest/txn/ks/$tc/$txn_log"
+# the last record's CRC wrong: the log verifies, unfinished (a warning)
+tc=crc_last-22222222222222222222222222222222
+txn_log=nb_txn_compaction_22222222-9a94-11e8-a0e6-e9a8e4bb7a4d.log
+txn_sstables $tc live temporary
+{
+	printf 'ADD:[%s/%s/nb-2-big,0,8][3128385544]\n' "$txn_v" "$tc"
+	printf 'REMOVE:[%s/%s/nb-1-big,1700000000000,8][598515322]\n' "$txn_v" "$tc"
+	printf 'COMMIT:[,0,0][2613697771]\n'
+} >"$dest/txn/ks/$tc/$txn_log"
+# the last line cut short, as a crash leaves it: unfinished, no warning
+tc=cut-33333333333333333333333333333333
+txn_log=nb_txn_compaction_33333333-9a94-11e8-a0e6-e9a8e4bb7a4d.log
+txn_sstables $tc live temporary
+{
+	printf 'ADD:[%s/%s/nb-2-big,0,8][3330754637]\n' "$txn_v" "$tc"
+	printf 'REMOVE:[%s/%s/nb-1-big,1700000000000,8][3038612891]\n' "$txn_v" "$tc"
+	printf 'COMMIT:[,0,0][26136'
+} >"$dest/txn/ks/$tc/$txn_log"
+# a record twice: the reading stops there (LogReplicaSet.readRecords),
+# before the COMMIT
+tc=repeated-44444444444444444444444444444444
+txn_log=nb_txn_compaction_44444444-9a94-11e8-a0e6-e9a8e4bb7a4d.log
+txn_sstables $tc live temporary
+{
+	printf 'ADD:[%s/%s/nb-2-big,0,8][1033134923]\n' "$txn_v" "$tc"
+	printf 'REMOVE:[%s/%s/nb-1-big,1700000000000,8][1130253669]\n' "$txn_v" "$tc"
+	printf 'ADD:[%s/%s/nb-2-big,0,8][1033134923]\n' "$txn_v" "$tc"
+	printf 'COMMIT:[,0,0][2613697770]\n'
+} >"$dest/txn/ks/$tc/$txn_log"
+# a COMMIT before the last line: the reading stops, not committed
+tc=not_last-55555555555555555555555555555555
+txn_log=nb_txn_compaction_55555555-9a94-11e8-a0e6-e9a8e4bb7a4d.log
+txn_sstables $tc live temporary
+{
+	printf 'ADD:[%s/%s/nb-2-big,0,8][3523030426]\n' "$txn_v" "$tc"
+	printf 'COMMIT:[,0,0][2613697770]\n'
+	printf 'REMOVE:[%s/%s/nb-1-big,1700000000000,8][2508302841]\n' "$txn_v" "$tc"
+} >"$dest/txn/ks/$tc/$txn_log"
+# a byte that is not UTF-8: Cassandra cannot read the log, nothing applies
+tc=latin1-66666666666666666666666666666666
+txn_log=nb_txn_compaction_66666666-9a94-11e8-a0e6-e9a8e4bb7a4d.log
+txn_sstables $tc live live
+{
+	printf 'ADD:[%s/%s/nb-2-big,0,8][1673832383]\n' "$txn_v" "$tc"
+	printf 'REMOVE:[%s/caf\xe9/nb-1-big,1700000000000,8][0]\n' "$txn_v"
+} >"$dest/txn/ks/$tc/$txn_log"
+
 chmod -R a+rX "$dest"

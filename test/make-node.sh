@@ -48,17 +48,24 @@ NB=$L/nb/legacy_tables/legacy_nb_simple/nb-1-big
 
 # a table folder with its id (Cassandra 2.1+)
 sstable "$NB" "$nb/nb-1-big" live
+# Transaction logs as Cassandra writes them, each record with the CRC its
+# LogRecord.computeChecksum gives (the record's path, its type in capitals,
+# then the update time's low and high halves and the file count as 4-byte
+# big-endian ints, the time of a REMOVE only), which the listing verifies:
+#   python3 -c 'import zlib,struct,sys; p,t,ms,n=sys.argv[1:]; ms=int(ms) if t=="REMOVE" else 0;
+#     print(zlib.crc32(p.encode()+t.encode()+struct.pack(">III",ms&0xffffffff,ms>>32,int(n))))' \
+#     /var/lib/cassandra/data/$nb/nb-2-big ADD 0 8
 # an interrupted compaction: the SSTable it was writing is temporary
 sstable "$NB" "$nb/nb-2-big" temporary
-printf 'ADD:[/var/lib/cassandra/data/%s/nb-2-big,0,8][1834562810]\n' "$nb" \
+printf 'ADD:[/var/lib/cassandra/data/%s/nb-2-big,0,8][649427725]\n' "$nb" \
 	>"$data/$nb/nb_txn_compaction_6a3b3f20-9a94-11e8-a0e6-e9a8e4bb7a4d.log"
 # a finished one: what it replaced is obsolete, what it wrote is live
 sstable "$NB" "$nb/nb-3-big" obsolete
 sstable "$NB" "$nb/nb-4-big" live
 {
-	printf 'ADD:[/var/lib/cassandra/data/%s/nb-4-big,0,8][2913358812]\n' "$nb"
-	printf 'REMOVE:[/var/lib/cassandra/data/%s/nb-3-big,1700000000000,8][114935137]\n' "$nb"
-	printf 'COMMIT:[,1700000000000,0][2613697770]\n'
+	printf 'ADD:[/var/lib/cassandra/data/%s/nb-4-big,0,8][2727798488]\n' "$nb"
+	printf 'REMOVE:[/var/lib/cassandra/data/%s/nb-3-big,1700000000000,8][346941410]\n' "$nb"
+	printf 'COMMIT:[,0,0][2613697770]\n'
 } >"$data/$nb/nb_txn_compaction_7b4c4031-9a94-11e8-a0e6-e9a8e4bb7a4d.log"
 # a component left without its Data.db
 cp -- "$NB-Filter.db" "$data/$nb/nb-5-big-Filter.db"

@@ -200,8 +200,23 @@ walk_problem(void *arg, const bc_walk_report *r)
 			ld_error("skipping directory %s: more than %d directories deep", r->path,
 					 BC_WALK_MAX_DEPTH);
 			break;
-		case BC_WALK_TXN_BAD_LINE:
-			return;				/* the server warns; the loader takes it as it is */
+		case BC_WALK_TXN_CORRUPT:
+			ld_error("transaction log %s fails verification at line %ld: %s (Cassandra does not start with it; its SSTables are taken as Cassandra's listing takes them)",
+					 r->path, r->lineno, r->reason);
+			break;
+		case BC_WALK_TXN_LAST_RECORD:
+			/* Cassandra warns and goes on: so does the loader */
+			ld_error("last record of transaction log %s is invalid (line %ld: %s): the operation is taken as unfinished, as Cassandra takes it",
+					 r->path, r->lineno, r->reason);
+			return;
+		case BC_WALK_TXN_UNREADABLE:
+			if (r->lineno > 0)
+				ld_error("skipping transaction log %s: line %ld is %s (the SSTables it names are taken as live)",
+						 r->path, r->lineno, r->reason);
+			else
+				ld_error("skipping transaction log %s: %s (the SSTables it names are taken as live)",
+						 r->path, r->reason);
+			break;
 	}
 	if (!r->root)
 		(*w->warnings)++;

@@ -18,21 +18,49 @@
  * them at startup.  Either way they are not part of the table.
  *
  * The reader is Cassandra's alone (ScyllaDB keeps no such logs: its
- * unfinished SSTables have a TemporaryTOC.txt): LogFile.make and
- * LogReplicaSet.readRecords read the lines (FileUtils.readLines,
- * Files.readAllLines: a line ends at \n, \r or \r\n), LogRecord.make
- * parses each (LogRecord.REGEX, then Long.parseLong, Integer.parseInt),
- * LogFile.verify checks them.  Each check below names the one it mirrors.
- * Only the record syntax is read here; the CRC is not verified
- * (LogFile.verifyRecord does: a record whose CRC does not match is invalid,
- * which makes a log whose last record it is unfinished and any other log
- * unreadable), nor are the order rules of readRecords (a COMMIT or ABORT
- * must be the last line, no record twice): a log is taken as committed
- * when any line is a COMMIT record.
+ * unfinished SSTables have a TemporaryTOC.txt).  A log is read here as
+ * Cassandra's listing of a table folder reads it (LogAwareFileLister,
+ * which reads each log file alone): FileUtils.readLines (Files.readAllLines
+ * in UTF-8: a line ends at \n, \r or \r\n, and a byte that is not UTF-8
+ * fails the whole read), LogReplicaSet.readRecords (LogRecord.make parses
+ * each line; the reading stops at a record equal to an earlier one, or at
+ * a COMMIT or ABORT that is not the last line), then LogFile.verify
+ * (LogFile.verifyRecord: each record's CRC, LogRecord.computeChecksum).
+ * Each check below names the one it mirrors.
+ *
+ * What a log that fails verification does (LogFile.verify returns false:
+ * a record other than the last is invalid, or readRecords stopped):
+ * Cassandra does not start - ColumnFamilyStore.scrubDataDirectories
+ * throws a StartupException ("Cannot remove temporary or obsoleted files
+ * ... due to a problem with transaction log files") when
+ * LogTransaction.removeUnfinishedLeftovers finds such a log, and that
+ * removes nothing.  Its listing, LogAwareFileLister.readTxnLog, throws
+ * CorruptTransactionLogException with OnTxnErr.THROW (sstableutil, the
+ * offline tools) and, with OnTxnErr.IGNORE (the listing ColumnFamilyStore
+ * opens a table's SSTables by), logs the error and applies the log anyway
+ * (classifyFiles): the valid records among those read, committed only
+ * when the last record read is a valid COMMIT.  bloomcass lists as the
+ * latter does (BC_TXN_CORRUPT, for the caller to warn about).  A log whose
+ * last record alone is invalid verifies (the operation was cut short while
+ * writing it; LogFile.verify warns and goes on): it is not completed, and
+ * the invalid record is not applied (BC_TXN_LAST_INVALID).  A log that is
+ * not UTF-8 cannot be read at all (BC_TXN_UNREADABLE): nothing of it is
+ * applied.
+ *
+ * Not mirrored: the checks of LogFile.verifyRecord and
+ * verifyRecordWithCorruptedLastRecord against the files on disk (a
+ * REMOVEd SSTable's last modification time in milliseconds, its number of
+ * files), LogAwareFileLister's "inconsistent disk state" (an unfinished
+ * log whose REMOVEd SSTables lack files) and the folder a record's path
+ * names (LogRecord.isInFolder: a copy of a node moves its paths; the
+ * SSTable's prefix, the path's last element, is what is matched).
  */
 #include <stdint.h>
 #include <string.h>
 
+#include <zlib.h>
+
+#include "bc_endian.h"
 #include "bc_status.h"
 #include "bc_txn_log.h"
 
@@ -58,11 +86,12 @@ prefix_ci(const char *s, size_t len, const char *word)
 
 /*
  * A decimal Java long or int as Long.parseLong / Integer.parseInt read it:
- * an optional sign, one or more digits, within [min, max].  (Java's parsers
- * also take non-ASCII Unicode digits, which no writer writes: refused.)
+ * an optional sign, one or more digits, within [min, max]; its value into
+ * *out.  (Java's parsers also take non-ASCII Unicode digits, which no
+ * writer writes: refused.)
  */
 static int
-java_integer(const char *s, size_t len, int64_t min, int64_t max)
+java_integer(const char *s, size_t len, int64_t min, int64_t max, int64_t *out)
 {
 	size_t		i = 0;
 	int			neg = 0;
@@ -85,6 +114,8 @@ java_integer(const char *s, size_t len, int64_t min, int64_t max)
 			return 0;			/* out of range: NumberFormatException */
 		v = v * 10 + (uint64_t) (s[i] - '0');
 	}
+	/* -v without overflowing at INT64_MIN */
+	*out = neg ? (v == 0 ? 0 : -(int64_t) (v - 1) - 1) : (int64_t) v;
 	return 1;
 }
 
@@ -99,7 +130,9 @@ java_integer(const char *s, size_t len, int64_t min, int64_t max)
  * not parse is an UNKNOWN record ("Failed to parse").  The three fields
  * hold no comma; the regex makes the commas optional, but a field left
  * empty then fails its number, so it takes exactly two.  The path may hold
- * brackets: the CRC is the last bracketed group.
+ * brackets: the CRC is the last bracketed group.  (On a line that is
+ * UTF-8, as every line read is, bytes match as Java's chars do: no byte of
+ * a multi-byte character is ',', '[', ']' or a digit.)
  */
 bc_status
 bc_txn_record_parse(const char *line, size_t len, bc_txn_record *out)
@@ -120,6 +153,7 @@ bc_txn_record_parse(const char *line, size_t len, bc_txn_record *out)
 				wlen = 0,
 				inner;
 	int			nf;
+	int64_t		files;
 
 	memset(out, 0, sizeof(*out));
 	/* a line read with its \r (readAllLines would have ended it there) */
@@ -148,7 +182,7 @@ bc_txn_record_parse(const char *line, size_t len, bc_txn_record *out)
 		crc--;
 	if (crc == p || crc - 1 == p || crc[-2] != ']' ||
 		crc[0] == '+' || crc[0] == '-' ||
-		!java_integer(crc, (size_t) (line + len - 1 - crc), 0, INT64_MAX))
+		!java_integer(crc, (size_t) (line + len - 1 - crc), 0, INT64_MAX, &out->checksum))
 		return BC_ERR_TXN_RECORD;
 	inner = (size_t) (crc - 2 - p);
 
@@ -168,39 +202,93 @@ bc_txn_record_parse(const char *line, size_t len, bc_txn_record *out)
 	if (nf != 2)
 		return BC_ERR_TXN_RECORD;
 	flen[2] = (size_t) (p + inner - f[2]);
-	if (!java_integer(f[1], flen[1], INT64_MIN, INT64_MAX) ||
-		!java_integer(f[2], flen[2], INT32_MIN, INT32_MAX))
+	if (!java_integer(f[1], flen[1], INT64_MIN, INT64_MAX, &out->update_time) ||
+		!java_integer(f[2], flen[2], INT32_MIN, INT32_MAX, &files))
 		return BC_ERR_TXN_RECORD;
+	out->num_files = (int32_t) files;
 
 	if (out->type == BC_TXN_ADD || out->type == BC_TXN_REMOVE)
 	{
 		const char *base = f[0];
 
-		/*
-		 * Not a reader's rule: LogRecord takes an empty path too; but a
-		 * record that names no SSTable says nothing bloomcass can use.
-		 */
-		if (flen[0] == 0)
-			return BC_ERR_TXN_RECORD;
+		/* the path as LogRecord.make keeps it (group 2); an empty one
+		 * too, which names no SSTable */
+		out->path = f[0];
+		out->path_len = flen[0];
 		/* the SSTable's prefix: the last path element ('/' or '\') */
 		for (i = 0; i < flen[0]; i++)
 			if (f[0][i] == '/' || f[0][i] == '\\')
 				base = f[0] + i + 1;
-		out->path = f[0];
-		out->path_len = flen[0];
 		out->base = base;
 		out->base_len = (size_t) (f[0] + flen[0] - base);
-		/* the '-' that ended the path up to 3.0.13 (CASSANDRA-13294:
-		 * LogRecord.absolutePath strips it since) */
+		/* a '-' ending the prefix (LogRecord.absolutePath removes the one
+		 * it adds before writing: CASSANDRA-13294) */
 		if (out->base_len > 0 && out->base[out->base_len - 1] == '-')
 			out->base_len--;
-		if (out->base_len == 0)
-			return BC_ERR_TXN_RECORD;
 	}
 	/* COMMIT and ABORT: the LogRecord constructor keeps no path
 	 * (absolutePath is empty for them), so whatever the field holds is
 	 * ignored */
 	return BC_OK;
+}
+
+/*
+ * The numbers a record keeps: the LogRecord constructor keeps the update
+ * time of a REMOVE only and the file count of an ADD or REMOVE only (0
+ * otherwise, whatever the line says).  Both its CRC and its equality to
+ * another record are of these.
+ */
+static int64_t
+kept_time(const bc_txn_record *r)
+{
+	return r->type == BC_TXN_REMOVE ? r->update_time : 0;
+}
+
+static int32_t
+kept_files(const bc_txn_record *r)
+{
+	return (r->type == BC_TXN_ADD || r->type == BC_TXN_REMOVE) ? r->num_files : 0;
+}
+
+/*
+ * LogRecord.computeChecksum: java.util.zip.CRC32 (zlib's crc32) over the
+ * path as kept (absolutePath less its final separator: the path written,
+ * group 2; empty for COMMIT and ABORT) in UTF-8 (FileUtils.CHARSET: the
+ * line's own bytes), the type's name in capitals (Type.toString, whatever
+ * case the line has), then the update time's low and high 32 bits and the
+ * file count, each as FBUtilities.updateChecksumInt adds an int: 4 bytes,
+ * big-endian.  (The value is masked with Long.MAX_VALUE: no change to a
+ * 32-bit one.)
+ */
+uint32_t
+bc_txn_record_checksum(const bc_txn_record *r)
+{
+	static const char *const names[] = {"ADD", "REMOVE", "COMMIT", "ABORT"};
+	uLong		c = crc32(0L, Z_NULL, 0);
+	uint64_t	t = (uint64_t) kept_time(r);
+	uint8_t		ints[12];
+
+	if (r->type == BC_TXN_ADD || r->type == BC_TXN_REMOVE)
+	{
+		const char *p = r->path;
+		size_t		n = r->path_len;
+
+		/* zlib counts in uInt: pieces of at most 1 GB */
+		while (n > 0)
+		{
+			uInt		piece = n > ((size_t) 1 << 30) ? (uInt) 1 << 30 : (uInt) n;
+
+			c = crc32(c, (const Bytef *) p, piece);
+			p += piece;
+			n -= piece;
+		}
+	}
+	c = crc32(c, (const Bytef *) names[r->type], (uInt) strlen(names[r->type]));
+	bc_put_be32(ints, (uint32_t) t);
+	bc_put_be32(ints + 4, (uint32_t) (t >> 32));
+	bc_put_be32(ints + 8, (uint32_t) kept_files(r));
+	c = crc32(c, ints, sizeof(ints));
+	return (uint32_t) c;
 }
 
 /*
@@ -240,6 +328,29 @@ bc_txn_log_name(const char *name, size_t len)
 	return memchr(name + i + 4, '_', body - i - 4) != NULL;
 }
 
+const char *
+bc_txn_fault_message(bc_txn_fault fault)
+{
+	switch (fault)
+	{
+		case BC_TXN_FAULT_NONE:
+			return "no fault";
+		case BC_TXN_FAULT_SYNTAX:
+			return "not a record";
+		case BC_TXN_FAULT_CHECKSUM:
+			return "checksum mismatch";
+		case BC_TXN_FAULT_REPEATED:
+			return "a record repeated from an earlier line";
+		case BC_TXN_FAULT_NOT_LAST:
+			return "a COMMIT or ABORT before the last line";
+		case BC_TXN_FAULT_ENCODING:
+			return "not UTF-8";
+		case BC_TXN_FAULT_TOO_LARGE:
+			return "larger than 1 GB";
+	}
+	return "unknown fault";
+}
+
 /*
  * The next line of [*p, end), without its end: 0 at the end.  A line ends
  * at \n, \r or \r\n, as Files.readAllLines (BufferedReader.readLine) ends
@@ -263,40 +374,370 @@ next_line(const char **p, const char *end, const char **line, size_t *len, int *
 	return 1;
 }
 
-void
-bc_txn_log_scan(const char *data, size_t len,
-				void (*sstable) (void *arg, int obsolete, const char *base, size_t base_len),
-				void (*bad_line) (void *arg, long lineno), void *arg)
+/* the line that the byte at off is in, from 1 */
+static long
+line_of(const char *data, size_t len, size_t off)
 {
-	const char *end = data + len;
 	const char *p = data;
+	const char *end = data + len;
 	const char *line;
 	size_t		llen;
 	int			cut;
-	int			committed = 0;
-	long		lineno = 0;
+	long		n = 0;
+
+	while (next_line(&p, end, &line, &llen, &cut))
+	{
+		n++;
+		if (p > data + off)
+			break;
+	}
+	return n;
+}
+
+/*
+ * Where the bytes stop being UTF-8 as Java's decoder reads it
+ * (StandardCharsets.UTF_8, reporting malformed input: FileUtils.readLines
+ * then throws): no overlong form, no surrogate, nothing past U+10FFFF, no
+ * sequence cut by the end.  len when they are UTF-8 throughout.
+ */
+static size_t
+utf8_end(const uint8_t *s, size_t len)
+{
+	size_t		i = 0;
+
+	while (i < len)
+	{
+		uint8_t		c = s[i];
+		uint8_t		lo = 0x80,
+					hi = 0xBF;
+		size_t		n,
+					k;
+
+		if (c < 0x80)
+		{
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			n = 1;
+		else if (c >= 0xE0 && c <= 0xEF)
+		{
+			n = 2;
+			if (c == 0xE0)
+				lo = 0xA0;		/* overlong */
+			else if (c == 0xED)
+				hi = 0x9F;		/* a surrogate */
+		}
+		else if (c >= 0xF0 && c <= 0xF4)
+		{
+			n = 3;
+			if (c == 0xF0)
+				lo = 0x90;		/* overlong */
+			else if (c == 0xF4)
+				hi = 0x8F;		/* past U+10FFFF */
+		}
+		else
+			return i;
+		if (len - i <= n || s[i + 1] < lo || s[i + 1] > hi)
+			return i;
+		for (k = 2; k <= n; k++)
+			if ((s[i + k] & 0xC0) != 0x80)
+				return i;
+		i += n + 1;
+	}
+	return len;
+}
+
+/*
+ * What LogRecord.equals (and hashCode) compares, which
+ * LogReplicaSet.readRecords asks of each record (records.contains): the
+ * type, the path and the kept numbers (not the CRC); and where the record's
+ * line starts.  One per record, in the caller's scratch memory.
+ */
+typedef struct txn_key
+{
+	int64_t		time;			/* kept_time */
+	uint32_t	off;			/* the line's offset */
+	uint32_t	path_len;		/* ADD, REMOVE; 0 for COMMIT, ABORT */
+	int32_t		files;			/* kept_files */
+	uint32_t	type;
+} txn_key;
+
+static txn_key
+key_of(const bc_txn_record *r, const char *data, const char *line)
+{
+	txn_key		k;
+
+	k.time = kept_time(r);
+	k.off = (uint32_t) (line - data);
+	k.path_len = (uint32_t) ((r->type == BC_TXN_ADD || r->type == BC_TXN_REMOVE) ? r->path_len : 0);
+	k.files = kept_files(r);
+	k.type = (uint32_t) r->type;
+	return k;
+}
+
+/* an order on the records, equal when LogRecord.equals is true */
+static int
+record_cmp(const char *data, const txn_key *x, const txn_key *y)
+{
+	/* the path follows "<type>:[", whatever case the type has */
+	static const uint32_t path_at[] = {5, 8, 8, 7};
+	int			c;
+
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	if (x->path_len != y->path_len)
+		return x->path_len < y->path_len ? -1 : 1;
+	if (x->files != y->files)
+		return x->files < y->files ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	c = x->path_len > 0 ? memcmp(data + x->off + path_at[x->type],
+								 data + y->off + path_at[y->type], x->path_len) : 0;
+	return c < 0 ? -1 : c > 0;
+}
+
+/* records first, then their lines' order */
+static int
+entry_cmp(const char *data, const txn_key *x, const txn_key *y)
+{
+	int			c = record_cmp(data, x, y);
+
+	if (c != 0 || x->off == y->off)
+		return c;
+	return x->off < y->off ? -1 : 1;
+}
+
+static void
+sift_down(const char *data, txn_key *a, size_t root, size_t n)
+{
+	for (;;)
+	{
+		size_t		child = 2 * root + 1;
+		txn_key		t;
+
+		if (child >= n)
+			return;
+		if (child + 1 < n && entry_cmp(data, &a[child], &a[child + 1]) < 0)
+			child++;
+		if (entry_cmp(data, &a[root], &a[child]) >= 0)
+			return;
+		t = a[root];
+		a[root] = a[child];
+		a[child] = t;
+		root = child;
+	}
+}
+
+/*
+ * The offset of the first line whose record equals an earlier line's,
+ * among the records keys[0 .. n) (sorted here: a heapsort, O(n log n)
+ * whatever the input, in place), or len when none does.
+ */
+static size_t
+first_repeat(const char *data, size_t len, txn_key *keys, size_t n)
+{
+	size_t		i,
+				first = len;
+
+	for (i = n / 2; i-- > 0;)
+		sift_down(data, keys, i, n);
+	for (i = n; i-- > 1;)
+	{
+		txn_key		t = keys[0];
+
+		keys[0] = keys[i];
+		keys[i] = t;
+		sift_down(data, keys, 0, i);
+	}
+	/* equal records are next to each other, in their lines' order: each
+	 * but the first of them repeats it */
+	for (i = 1; i < n; i++)
+		if (record_cmp(data, &keys[i - 1], &keys[i]) == 0 && keys[i].off < first)
+			first = keys[i].off;
+	return first;
+}
+
+size_t
+bc_txn_log_scratch_size(const char *data, size_t len)
+{
+	const char *p = data;
+	const char *end = data + len;
+	const char *line;
+	size_t		llen,
+				n = 0;
+	int			cut;
 	bc_txn_record r;
 
-	/* first whether it committed, and its bad lines (an empty line too:
-	 * LogRecord.make finds no record in it) */
+	if (len > BC_TXN_LOG_MAX_BYTES)
+		return 1;
+	while (next_line(&p, end, &line, &llen, &cut))
+		if (bc_txn_record_parse(line, llen, &r) == BC_OK)
+			n++;
+	return n > 0 ? n * sizeof(txn_key) : 1;
+}
+
+void
+bc_txn_log_scan(const char *data, size_t len, void *scratch,
+				void (*sstable) (void *arg, int obsolete, const char *base, size_t base_len),
+				void *arg, bc_txn_log_result *out)
+{
+	const char *end = data + len;
+	const char *p;
+	const char *line;
+	size_t		llen,
+				bad,
+				nrec = 0,
+				repeat;
+	int			cut = 0,
+				last_cut = 0,
+				last_valid = 0,
+				read_failed;
+	long		nlines = 0,
+				lineno,
+				stop = 0,
+				unknown = 0,
+				last_read,
+				first_invalid = 0;
+	bc_txn_fault stop_fault = BC_TXN_FAULT_NONE,
+				invalid_fault = BC_TXN_FAULT_NONE;
+	bc_txn_type last_type = BC_TXN_ADD;
+	txn_key    *keys = scratch;
+	bc_txn_record r;
+
+	memset(out, 0, sizeof(*out));
+	if (len > BC_TXN_LOG_MAX_BYTES)
+	{
+		out->verdict = BC_TXN_UNREADABLE;
+		out->fault = BC_TXN_FAULT_TOO_LARGE;
+		return;
+	}
+	/* FileUtils.readLines: Files.readAllLines(path, UTF_8) throws on
+	 * malformed input, and the log is not read at all (at startup and in
+	 * the listing alike, whatever OnTxnErr says) */
+	bad = utf8_end((const uint8_t *) data, len);
+	if (bad < len)
+	{
+		out->verdict = BC_TXN_UNREADABLE;
+		out->fault = BC_TXN_FAULT_ENCODING;
+		out->lineno = line_of(data, len, bad);
+		return;
+	}
+
+	p = data;
+	while (next_line(&p, end, &line, &llen, &cut))
+		nlines++;
+
+	/*
+	 * LogReplicaSet.readRecords, one replica: each line's record in turn,
+	 * stopping (and failing) at one equal to an earlier one (not added) or
+	 * at a final record (COMMIT, ABORT: LogRecord.isFinal) that is not the
+	 * last line (added, with an error).  Every line that is not a record
+	 * is an UNKNOWN record with no path and numbers 0, so a second one
+	 * equals the first; the parsed ones are compared afterwards, by
+	 * first_repeat.
+	 */
+	p = data;
+	lineno = 0;
 	while (next_line(&p, end, &line, &llen, &cut))
 	{
 		lineno++;
 		if (bc_txn_record_parse(line, llen, &r) != BC_OK)
 		{
-			if (!cut && bad_line != NULL)
-				bad_line(arg, lineno);
-		}
-		else if (r.type == BC_TXN_COMMIT)
-			committed = 1;
-	}
-	/* then the SSTables it makes not live */
-	p = data;
-	while (next_line(&p, end, &line, &llen, &cut))
-	{
-		if (bc_txn_record_parse(line, llen, &r) != BC_OK)
+			if (unknown != 0)
+			{
+				stop = lineno;
+				stop_fault = BC_TXN_FAULT_REPEATED;
+				break;
+			}
+			unknown = lineno;
 			continue;
-		if (committed ? r.type == BC_TXN_REMOVE : r.type == BC_TXN_ADD)
-			sstable(arg, committed, r.base, r.base_len);
+		}
+		keys[nrec++] = key_of(&r, data, line);
+		if ((r.type == BC_TXN_COMMIT || r.type == BC_TXN_ABORT) && lineno != nlines)
+		{
+			stop = lineno;
+			stop_fault = BC_TXN_FAULT_NOT_LAST;
+			break;
+		}
+	}
+	repeat = first_repeat(data, len, keys, nrec);
+	if (repeat < len)
+	{
+		long		at = line_of(data, len, repeat);
+
+		if (stop == 0 || at <= stop)
+		{
+			stop = at;
+			stop_fault = BC_TXN_FAULT_REPEATED;
+		}
+	}
+	read_failed = stop != 0;
+	/* the lines whose records were read: a repeated one is not added */
+	last_read = !read_failed ? nlines : stop_fault == BC_TXN_FAULT_REPEATED ? stop - 1 : stop;
+
+	/*
+	 * LogFile.verify: when readRecords failed it returns false at once,
+	 * the records' CRCs unchecked (so LogAwareFileLister, going on, takes
+	 * every record read that parsed, but the final one readRecords
+	 * faulted); else LogFile.verifyRecord checks each record's CRC, and
+	 * the first invalid record fails the log unless it is the last.
+	 */
+	p = data;
+	for (lineno = 1; lineno <= last_read && next_line(&p, end, &line, &llen, &cut); lineno++)
+	{
+		bc_txn_fault fault = BC_TXN_FAULT_NONE;
+
+		if (bc_txn_record_parse(line, llen, &r) != BC_OK)
+			fault = BC_TXN_FAULT_SYNTAX;
+		else if (read_failed)
+			fault = lineno == stop ? stop_fault : BC_TXN_FAULT_NONE;
+		else if (r.checksum != (int64_t) bc_txn_record_checksum(&r))
+			fault = BC_TXN_FAULT_CHECKSUM;
+		if (fault != BC_TXN_FAULT_NONE && first_invalid == 0)
+		{
+			first_invalid = lineno;
+			invalid_fault = fault;
+		}
+		last_valid = fault == BC_TXN_FAULT_NONE;
+		last_type = r.type;
+		last_cut = cut;
+	}
+
+	if (read_failed)
+	{
+		out->verdict = BC_TXN_CORRUPT;
+		out->fault = stop_fault;
+		out->lineno = stop;
+	}
+	else if (first_invalid != 0)
+	{
+		out->verdict = first_invalid == last_read ? BC_TXN_LAST_INVALID : BC_TXN_CORRUPT;
+		out->fault = invalid_fault;
+		out->lineno = first_invalid;
+		out->cut = first_invalid == last_read && last_cut;
+	}
+	/* LogFile.completed, committed: the last record read is a valid
+	 * COMMIT or ABORT */
+	out->completed = last_read > 0 && last_valid &&
+		(last_type == BC_TXN_COMMIT || last_type == BC_TXN_ABORT);
+	out->committed = out->completed && last_type == BC_TXN_COMMIT;
+
+	/*
+	 * LogAwareFileLister.classifyFiles: the files of the valid records
+	 * (LogFile.getFilesOfType filters LogRecord::isValid) that REMOVE, when
+	 * committed, else that ADD, are temporary (setTemporary)
+	 */
+	p = data;
+	for (lineno = 1; lineno <= last_read && next_line(&p, end, &line, &llen, &cut); lineno++)
+	{
+		if (bc_txn_record_parse(line, llen, &r) != BC_OK ||
+			r.type != (out->committed ? BC_TXN_REMOVE : BC_TXN_ADD) || r.base_len == 0)
+			continue;
+		/* (when readRecords failed, the record it faulted is a COMMIT or
+		 * ABORT, and the others' CRCs were not checked) */
+		if (!read_failed && r.checksum != (int64_t) bc_txn_record_checksum(&r))
+			continue;
+		sstable(arg, out->committed, r.base, r.base_len);
 	}
 }

@@ -5,7 +5,8 @@
  * What a folder means (bc_folder_parse) follows Cassandra's Descriptor and
  * Directories; an SSTable's state (bc_sstable_state_of) its folder, its name
  * (tmp-, tmplink-), the transaction logs beside it (LogTransaction,
- * LogFile: bc_txn_log_scan) and whether it has a Data.db.  A folder's files
+ * LogFile, LogAwareFileLister: bc_txn_log_scan) and whether it has a
+ * Data.db.  A folder's files
  * are grouped into SSTables by their descriptor (bc_sstable_component_cmp);
  * names that are not SSTable components are ignored.  Symbolic links are
  * followed (data folders are often links to other disks), except one back
@@ -218,6 +219,7 @@ report(bc_walk *w, bc_walk_problem problem, const char *path, int root,
 	r.is_directory = is_directory;
 	r.err = err;
 	r.lineno = lineno;
+	r.reason = NULL;
 	w->ops->problem(w->arg, &r);
 }
 
@@ -229,26 +231,44 @@ txn_sstable(void *arg, int obsolete, const char *base, size_t len)
 	strvec_add(t->w, obsolete ? &t->obsolete : &t->temporary, base, len);
 }
 
-static void
-txn_bad_line(void *arg, long lineno)
-{
-	txn_sets   *t = arg;
-
-	report(t->w, BC_WALK_TXN_BAD_LINE, t->path, 0, 0, 0, lineno);
-}
-
-/* a transaction log's SSTables into the folder's sets */
+/*
+ * A transaction log's SSTables into the folder's sets, as Cassandra's
+ * listing applies it (bc_txn_log_scan), and what is wrong with it as a
+ * problem: a log that fails verification, one whose last record alone is
+ * damaged (not one a crash cut short: that is expected) and one Cassandra
+ * cannot read.
+ */
 static void
 read_txn_log(bc_walk *w, const char *path, txn_sets *t)
 {
 	size_t		len = 0;
 	char	   *data = w->ops->read_log(w->arg, path, BC_WALK_MAX_TXN_LOG_BYTES, &len);
+	void	   *scratch;
+	bc_txn_log_result res;
+	bc_walk_report r;
 
 	if (data == NULL)
 		return;
 	t->path = path;
-	bc_txn_log_scan(data, len, txn_sstable, txn_bad_line, t);
+	scratch = walk_alloc(w, bc_txn_log_scratch_size(data, len));
+	bc_txn_log_scan(data, len, scratch, txn_sstable, t, &res);
+	w->ops->release(w->arg, scratch);
 	w->ops->release(w->arg, data);
+
+	memset(&r, 0, sizeof(r));
+	r.path = path;
+	r.lineno = res.lineno;
+	r.reason = bc_txn_fault_message(res.fault);
+	if (res.verdict == BC_TXN_CORRUPT)
+		r.problem = BC_WALK_TXN_CORRUPT;
+	else if (res.verdict == BC_TXN_UNREADABLE)
+		r.problem = BC_WALK_TXN_UNREADABLE;
+	else if (res.verdict == BC_TXN_LAST_INVALID &&
+			 !(res.cut && res.fault == BC_TXN_FAULT_SYNTAX))
+		r.problem = BC_WALK_TXN_LAST_RECORD;
+	else
+		return;
+	w->ops->problem(w->arg, &r);
 }
 
 static int

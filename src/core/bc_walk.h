@@ -54,9 +54,15 @@ typedef enum bc_walk_problem
 	BC_WALK_NOT_DIRECTORY,		/* the root is not a folder */
 	BC_WALK_LINK_LOOP,			/* a link back to a folder being walked */
 	BC_WALK_TOO_DEEP,			/* more than BC_WALK_MAX_DEPTH folders deep */
-	BC_WALK_TXN_BAD_LINE		/* a transaction log line that is not a
-								 * record (the last line cut by a crash is
-								 * not reported) */
+	/* transaction logs (bc_txn_log_scan), with lineno and reason: */
+	BC_WALK_TXN_CORRUPT,		/* one that fails LogFile.verify: Cassandra
+								 * would not start; applied as its listing
+								 * applies it */
+	BC_WALK_TXN_LAST_RECORD,	/* one whose last record alone is invalid
+								 * (not when a crash cut the line short):
+								 * the operation is taken as unfinished */
+	BC_WALK_TXN_UNREADABLE		/* one Cassandra cannot read (not UTF-8):
+								 * not applied, its SSTables stay live */
 } bc_walk_problem;
 
 typedef struct bc_walk_report
@@ -66,7 +72,10 @@ typedef struct bc_walk_report
 	int			root;			/* it is the root: the walk stops */
 	int			is_directory;	/* for BC_WALK_STAT_FAILED */
 	int			err;			/* bc_walk_stat.err, for BC_WALK_STAT_FAILED */
-	long		lineno;			/* for BC_WALK_TXN_BAD_LINE */
+	long		lineno;			/* for BC_WALK_TXN_*: the line, from 1 (0:
+								 * none) */
+	const char *reason;			/* for BC_WALK_TXN_*: what is wrong with it
+								 * (bc_txn_fault_message), else NULL */
 } bc_walk_report;
 
 /* one component file of an SSTable */

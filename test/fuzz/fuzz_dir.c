@@ -1,8 +1,9 @@
 /*
  * fuzz_dir.c - what a data directory holds besides SSTables
  * (bc_txn_log.c, bc_sstable_dir.c): the input as a whole transaction log
- * (bc_txn_log_scan) and each of its lines as a record
- * (bc_txn_record_parse), and the input as a log's file name
+ * (bc_txn_log_scan: verified and applied) and each of its lines as a
+ * record (bc_txn_record_parse, bc_txn_record_checksum), and the input as
+ * a log's file name
  * (bc_txn_log_name) and as a data directory's folder path
  * (bc_folder_parse).
  */
@@ -17,6 +18,7 @@ typedef struct txn_span
 {
 	const uint8_t *data;
 	size_t		len;
+	int			obsolete;		/* -1 until the first SSTable */
 } txn_span;
 
 static void
@@ -25,14 +27,10 @@ txn_scan_sstable(void *arg, int obsolete, const char *base, size_t len)
 	txn_span   *t = arg;
 
 	CHECK(obsolete == 0 || obsolete == 1);
+	/* one log takes its SSTables out one way only */
+	CHECK(t->obsolete == -1 || t->obsolete == obsolete);
+	t->obsolete = obsolete;
 	CHECK(len > 0 && inside(base, len, t->data, t->len));
-}
-
-static void
-txn_scan_bad(void *arg, long lineno)
-{
-	(void) arg;
-	CHECK(lineno >= 1);
 }
 
 /*
@@ -47,9 +45,24 @@ fuzz_txn_log(const uint8_t *data, size_t len)
 
 	(void) bc_txn_log_name((const char *) data, len);
 	{
-		txn_span	t = {data, len};
+		txn_span	t = {data, len, -1};
+		size_t		size = bc_txn_log_scratch_size((const char *) data, len);
+		void	   *scratch = xmalloc(size);
+		bc_txn_log_result res;
 
-		bc_txn_log_scan((const char *) data, len, txn_scan_sstable, txn_scan_bad, &t);
+		CHECK(size >= 1 && size <= len * sizeof(uint32_t) + 1);
+		bc_txn_log_scan((const char *) data, len, scratch, txn_scan_sstable, &t, &res);
+		free(scratch);
+		/* a verdict as LogFile.verify gives it: a fault and its line for
+		 * all but a log that verifies; SSTables taken out only by one
+		 * that is read; obsolete ones only when committed */
+		CHECK((res.verdict == BC_TXN_VERIFIED) == (res.fault == BC_TXN_FAULT_NONE));
+		CHECK(res.verdict == BC_TXN_VERIFIED ? res.lineno == 0 : res.lineno >= 1);
+		CHECK(bc_txn_fault_message(res.fault) != NULL);
+		CHECK(!res.committed || res.completed);
+		CHECK(!res.cut || res.verdict == BC_TXN_LAST_INVALID);
+		CHECK(res.verdict != BC_TXN_UNREADABLE || (t.obsolete == -1 && !res.completed));
+		CHECK(t.obsolete == -1 || t.obsolete == res.committed);
 	}
 	{
 		bc_folder	fo;
@@ -80,12 +93,15 @@ fuzz_txn_log(const uint8_t *data, size_t len)
 			const char *colon = memchr(copy, ':', llen);
 
 			CHECK(colon != NULL && colon[1] == '[' && copy[llen - 1 - (copy[llen - 1] == '\r')] == ']');
+			(void) bc_txn_record_checksum(&r);
+			CHECK(r.checksum >= 0);
 			if (r.type == BC_TXN_ADD || r.type == BC_TXN_REMOVE)
 			{
-				CHECK(r.path == colon + 2 && r.path_len > 0 && r.base_len > 0);
-				CHECK(r.base >= r.path && r.base + r.base_len <= r.path + r.path_len);
-				CHECK(memchr(r.base, '/', r.base_len) == NULL &&
-					  memchr(r.base, ',', r.base_len) == NULL);
+				CHECK(r.path == colon + 2);
+				CHECK(r.base_len == 0 ||
+					  (r.base >= r.path && r.base + r.base_len <= r.path + r.path_len));
+				CHECK(r.base_len == 0 || (memchr(r.base, '/', r.base_len) == NULL &&
+										  memchr(r.base, ',', r.base_len) == NULL));
 			}
 			else
 				CHECK(r.type == BC_TXN_COMMIT || r.type == BC_TXN_ABORT);

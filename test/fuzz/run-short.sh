@@ -315,7 +315,11 @@ put_seed trie-inner-leaf < <(printf '\x04\x00\x00\x24\x01\x03\x21\x40\x02\x00\x0
 	printf '\x00\x00\x00\x00\x00\x00\x00\x02\x00\x06\x00\x01\x7a\x00\x01\x61')
 
 # transaction logs as Cassandra writes them, finished and not
-put_seed txn-committed < <(printf 'ADD:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-4-big,0,8][2913358812]\nREMOVE:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-3-big,1700000000000,8][114935137]\nCOMMIT:[,1700000000000,0][2613697770]\n')
+put_seed txn-committed < <(printf 'ADD:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-4-big,0,8][353324191]\nREMOVE:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-3-big,1700000000000,8][3158508435]\nCOMMIT:[,1700000000000,0][2613697770]\n')
+# a log failing verification (a CRC wrong before the last record, a record
+# twice) and one whose last record alone is damaged
+put_seed txn-corrupt < <(printf 'ADD:[/d/ks/t/nb-4-big,0,8][1]\nREMOVE:[/d/ks/t/nb-3-big,1700000000000,8][0]\nREMOVE:[/d/ks/t/nb-3-big,1700000000000,8][0]\nCOMMIT:[,0,0][2613697770]\n')
+put_seed txn-last < <(printf 'ADD:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-4-big,0,8][353324191]\nCOMMIT:[,0,0][2613697771]\n')
 put_seed txn-name < <(printf 'nb_txn_compaction_6a3b3f20-9a94-11e8-a0e6-e9a8e4bb7a4d.log')
 
 say "$nseed seeds from $i files in $SEED ($nskip over $MAX_LEN bytes left out: $LEFT_OUT)"

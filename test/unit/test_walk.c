@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_txn_log.h"
 #include "bc_walk.h"
 #include "bc_sstable_dir.h"
 #include "bc_sstable_name.h"
@@ -387,8 +388,12 @@ problem_name(bc_walk_problem p)
 			return "link_loop";
 		case BC_WALK_TOO_DEEP:
 			return "too_deep";
-		case BC_WALK_TXN_BAD_LINE:
-			return "txn_bad_line";
+		case BC_WALK_TXN_CORRUPT:
+			return "txn_corrupt";
+		case BC_WALK_TXN_LAST_RECORD:
+			return "txn_last_record";
+		case BC_WALK_TXN_UNREADABLE:
+			return "txn_unreadable";
 	}
 	return "?";
 }
@@ -396,8 +401,9 @@ problem_name(bc_walk_problem p)
 static void
 op_problem(void *arg, const bc_walk_report *r)
 {
-	emit(arg, "P %s %s root=%d dir=%d err=%d line=%ld", problem_name(r->problem),
-		 r->path, r->root, r->is_directory, r->err, r->lineno);
+	emit(arg, "P %s %s root=%d dir=%d err=%d line=%ld%s%s", problem_name(r->problem),
+		 r->path, r->root, r->is_directory, r->err, r->lineno, r->reason ? ": " : "",
+		 r->reason ? r->reason : "");
 }
 
 /* what every SSTable reported must hold, whatever its folder */
@@ -622,6 +628,9 @@ check_out(const memfs *fs, const char *want, const char *what)
 #define LOG_ABORTED "nb_txn_compaction_aaaa1111-d148-11e6-7f7f-7f7f7f7f7f7f.log"
 #define LOG_FLUSH "nb_txn_flush_61b4510f-d07f-11e6-7f7f-7f7f7f7f7f7f.log"
 #define LOG_STREAM "nb_txn_stream_35c5110f-d46d-11e6-7f7f-7f7f7f7f7f7f.log"
+#define LOG_CORRUPT "nb_txn_compaction_cccc2222-d148-11e6-7f7f-7f7f7f7f7f7f.log"
+#define LOG_LAST "nb_txn_compaction_dddd3333-d148-11e6-7f7f-7f7f7f7f7f7f.log"
+#define LOG_LATIN1 "nb_txn_flush_eeee4444-d07f-11e6-7f7f-7f7f7f7f7f7f.log"
 #define OA_GEN "3gad_0m1k_2mxu82r4u0zzb5z4ge"
 
 static void
@@ -664,28 +673,41 @@ build_node(memfs *fs)
 	fs_error(fs, T "/nb-14-big-Data.db", ERR_ACCES);
 
 	/*
-	 * Records as LogRecord.format writes them (the CRCs are not real ones:
-	 * only the syntax is read).  A compaction that committed: what it
-	 * removed is obsolete, what it added live.
+	 * Records as LogRecord.format writes them, with their CRCs (computed
+	 * apart, see test_txn_log.c).  A compaction that committed: what it
+	 * removed is obsolete, what it added live (the COMMIT's time is not
+	 * kept, nor in its CRC).
 	 */
 	fs_log(fs, T "/" LOG_COMMITTED,
-		   "ADD:[" T "/nb-4-big,0,8][2913358812]\n"
-		   "REMOVE:[" T "/nb-2-big,1700000000000,8][1021377373]\n"
-		   "COMMIT:[,1700000000000,0][2613697941]\n");
+		   "ADD:[" T "/nb-4-big,0,8][1754035493]\n"
+		   "REMOVE:[" T "/nb-2-big,1700000000000,8][2513227228]\n"
+		   "COMMIT:[,1700000000000,0][2613697770]\n");
 	/* one that was abandoned: what it added is temporary */
 	fs_log(fs, T "/" LOG_ABORTED,
-		   "ADD:[" T "/nb-16-big,0,1][123]\n"
-		   "ABORT:[,1700000000001,0][456]\n");
-	/* a flush cut short: a prefix with its '-', a bad line (2), a REMOVE
-	 * of an unfinished operation (no effect), an empty line (4: no record
-	 * for LogRecord.make either), and a last line cut by the crash (not
+		   "ADD:[" T "/nb-16-big,0,1][3244170344]\n"
+		   "ABORT:[,1700000000001,0][737437348]\n");
+	/* a flush cut short: a prefix with its '-', a REMOVE of an unfinished
+	 * operation (no effect), and a last line cut by the crash (not
 	 * reported) */
 	fs_log(fs, T "/" LOG_FLUSH,
-		   "ADD:[" T "/nb-3-big-,0,8][3442306812]\n"
-		   "this is not a record\n"
-		   "REMOVE:[" T "/nb-10-big,0,8][1]\n"
-		   "\n"
+		   "ADD:[" T "/nb-3-big-,0,8][3864733732]\n"
+		   "REMOVE:[" T "/nb-10-big,0,8][4151091548]\n"
 		   "ADD:[" T "/nb-1-b");
+	/* a CRC wrong before the last record: the log fails verification
+	 * (reported); the valid records apply (da-8-bti is temporary), the
+	 * invalid one does not (nb-10-big stays live) */
+	fs_log(fs, T "/" LOG_CORRUPT,
+		   "ADD:[" T "/nb-10-big,0,8][1]\n"
+		   "ADD:[" T "/da-8-bti,0,3][3713163277]\n");
+	/* a damaged last record, a whole line (reported): the operation is
+	 * unfinished, so what it REMOVEs stays live */
+	fs_log(fs, T "/" LOG_LAST,
+		   "REMOVE:[" T "/nb-10-big,1700000000000,1][901269470]\n"
+		   "COMMIT:[,0,0][2613697771]\n");
+	/* not UTF-8 (reported): Cassandra cannot read it, nothing applies */
+	fs_log(fs, T "/" LOG_LATIN1,
+		   "ADD:[" T "/nb-1-big,0,8][1124508986]\n"
+		   "\xe9\n");
 	/* unreadable: the SSTables it would name stay live */
 	fs_log(fs, T "/" LOG_STREAM, NULL);
 
@@ -748,10 +770,11 @@ build_node(memfs *fs)
 
 static const char *const node_active_head =
 	"P stat_failed " T "/nb-14-big-Data.db root=0 dir=0 err=13 line=0\n"
-	"P txn_bad_line " T "/" LOG_FLUSH " root=0 dir=0 err=0 line=2\n"
-	"P txn_bad_line " T "/" LOG_FLUSH " root=0 dir=0 err=0 line=4\n"
+	"P txn_corrupt " T "/" LOG_CORRUPT " root=0 dir=0 err=0 line=1: checksum mismatch\n"
+	"P txn_last_record " T "/" LOG_LAST " root=0 dir=0 err=0 line=2: checksum mismatch\n"
+	"P txn_unreadable " T "/" LOG_LATIN1 " root=0 dir=0 err=0 line=2: not UTF-8\n"
 	"R-fail " T "/" LOG_STREAM "\n"
-	SS(T "/da-8-bti", "d=da-8-bti v=da g=8 bti ks=ks t=t snap=- live "
+	SS(T "/da-8-bti", "d=da-8-bti v=da g=8 bti ks=ks t=t snap=- temporary "
 	   "Data.db:80:1008,Partitions.db:81:1008,Rows.db:82:1008")
 	SS(T "/nb-1-big", "d=nb-1-big v=nb g=1 big ks=ks t=t snap=- live "
 	   "Data.db:4096:1000,Filter.db:16:1000,Index.db:80:1000,Statistics.db:5000:1000,TOC.txt:92:1001")
@@ -1034,6 +1057,20 @@ check_depth(void)
 /* ------------------------------------------------------------------------
  * many: more names and logged SSTables than the first allocations hold
  * ------------------------------------------------------------------------ */
+/* a record of SSTable nb-<g>-big of /m/ks/big with its CRC (as
+ * bc_txn_record_checksum computes it: test_txn_log.c checks that against
+ * CRCs computed apart), and its line end, at out; its length */
+static size_t
+txn_line(char *out, const char *type, int g)
+{
+	bc_txn_record r;
+	int			n = sprintf(out, "%s:[/m/ks/big/nb-%d-big,0,2][0]", type, g);
+
+	bc_txn_record_parse(out, (size_t) n, &r);
+	return (size_t) sprintf(out + n - 3, "[%lu]\n", (unsigned long) bc_txn_record_checksum(&r)) +
+		(size_t) n - 3;
+}
+
 static void
 check_many(void)
 {
@@ -1062,11 +1099,11 @@ check_many(void)
 		snprintf(path, sizeof(path), "/m/ks/big/nb-%d-big-Filter.db", i);
 		fs_file(&fs, path, i, i);
 		if (i <= 100)
-			ol += (size_t) sprintf(open + ol, "ADD:[/m/ks/big/nb-%d-big,0,2][%d]\n", i, i);
+			ol += txn_line(open + ol, "ADD", i);
 		else if (i <= 130)
-			cl += (size_t) sprintf(committed + cl, "REMOVE:[/m/ks/big/nb-%d-big,0,2][%d]\n", i, i);
+			cl += txn_line(committed + cl, "REMOVE", i);
 	}
-	sprintf(committed + cl, "COMMIT:[,0,0][7]\n");
+	sprintf(committed + cl, "COMMIT:[,0,0][2613697770]\n");
 	fs_log(&fs, "/m/ks/big/nb_txn_compaction_1.log", committed);
 	fs_log(&fs, "/m/ks/big/nb_txn_write_2.log", open);
 	free(committed);
