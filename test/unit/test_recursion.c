@@ -279,34 +279,36 @@ check_own_count(void)
 			b = lists;
 			n = blen;
 		}
-		else
+		else if (kinds[i] == BC_CQL_COMPOSITE)
 		{
-			/* a component (BE16 length, end byte 0) or field (BE32
-			 * length) in another, as deep as 65535 bytes allow */
-			size_t		hdr = kinds[i] == BC_CQL_COMPOSITE ? 3 : 4,
-						levels = 65535 / hdr;
+			/* components in one another, as deep as a BE16 length
+			 * allows: all the lengths, the empty innermost, then every
+			 * end-of-component byte */
+			size_t		levels = 65535 / 3 + 1;
 
-			own = calloc(levels, hdr);
+			own = calloc(levels, 3);
 			for (n = 0; n < levels; n++)
 			{
-				size_t		inside = (levels - 1 - n) * hdr;
+				size_t		inside = 3 * (levels - 1 - n);
 
-				if (hdr == 3)
-				{
-					own[3 * n] = (uint8_t) (inside >> 8);
-					own[3 * n + 1] = (uint8_t) inside;
-				}
-				else
-					bc_put_be32(own + 4 * n, (uint32_t) inside);
+				own[2 * n] = (uint8_t) (inside >> 8);
+				own[2 * n + 1] = (uint8_t) inside;
 			}
 			b = own;
-			n = levels * hdr;
-			/* (the innermost: an empty component or field, whose own
-			 * framing is missing) */
+			n = 3 * levels;
+		}
+		else
+		{
+			/* fields in one another (BE32 length), 100,000 deep */
+			own = calloc(LEVELS, 4);
+			for (n = 0; n < LEVELS; n++)
+				bc_put_be32(own + 4 * n, (uint32_t) (4 * (LEVELS - 1 - n)));
+			b = own;
+			n = 4 * (size_t) LEVELS;
 		}
 		for (k = 0; k < 2; k++)
 			CHECK(render(t, b, n, k, &err) == BC_ERR_CQL_VALUE &&
-				  (kinds[i] == BC_CQL_LIST ? strcmp(err.msg, "nested too deeply") == 0 : 1),
+				  strcmp(err.msg, "nested too deeply") == 0,
 				  "%s in itself, %s: %s", bc_cqlkind_name(kinds[i]), k ? "JSON" : "text", err.msg);
 		if (kinds[i] != BC_CQL_LIST)
 		{
