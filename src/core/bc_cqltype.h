@@ -84,10 +84,10 @@ typedef enum bc_cqlkind
  * (bloom_cqlkey.c).
  *
  * No other function of bloomcass (src/core, the glue, the client) calls
- * itself, directly or through others (the cycles of the call graph gcc's
- * -fcallgraph-info gives; the calls through pointers are to readers and
- * walk callbacks, which never call back), save one bounded by
- * construction: bloom_agg_exact.c's move of an exact state from one
+ * itself, directly or through others (make check-recursion finds the
+ * cycles of the call graphs gcc gives and fails on any not listed there;
+ * the calls through pointers are to readers and walk callbacks, which
+ * never call back), save one bounded by construction: bloom_agg_exact.c's move of an exact state from one
  * bucket to many, which adds the hashes back through exact_add and
  * happens once a state.  The walks of a trie (bc_trie.c, bc_trie_keys.c)
  * and of a directory tree (bc_walk.c) are loops over a stack of frames in
