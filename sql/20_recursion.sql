@@ -15,9 +15,9 @@
 SET client_min_messages = warning;
 
 -- 'ok: result' or 'SQLSTATE: detail' (or message, if no detail) of stmt
--- run with $1 = arg, and
--- whether it took less than a second
-CREATE FUNCTION deep_try(stmt text, arg text, OUT outcome text, OUT fast boolean)
+-- run with $1 = arg and $2 = val, and whether it took less than a second
+CREATE FUNCTION deep_try(stmt text, arg text, val bytea DEFAULT NULL,
+						 OUT outcome text, OUT fast boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
 	t0 timestamptz := clock_timestamp();
@@ -27,7 +27,7 @@ DECLARE
 	det text;
 BEGIN
 	BEGIN
-		EXECUTE stmt INTO res USING arg;
+		EXECUTE stmt INTO res USING arg, val;
 		outcome := 'ok: ' || left(res, 60);
 	EXCEPTION WHEN OTHERS THEN
 		GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
@@ -108,14 +108,16 @@ FROM (VALUES ('\x0000000100000001610000000c000000010000000400000001'::bytea,
 -- (31 lists of Int32Type): bytes of 8,000 lists (a key holds at most 65535
 -- bytes: 8 bytes a level) for text and JSON, and the hex of 100,000 lists
 -- for the parse; 100,000 levels of tuples, escapes and brackets as text
-SELECT length(nested_lists(8000)) AS bytes_of_8000_lists;
-SELECT test, (deep_try(stmt, repeat('ListType(', 31) || 'Int32Type' || repeat(')', 31))).*
+CREATE TEMP TABLE deep_values AS
+SELECT n, nested_lists(n) AS v FROM (VALUES (8000), (100000)) l(n);
+SELECT n, length(v) AS bytes FROM deep_values ORDER BY n;
+SELECT test, (deep_try(stmt, repeat('ListType(', 31) || 'Int32Type' || repeat(')', 31), v)).*
 FROM (VALUES
-	('text of 8,000 lists', $$SELECT cassandra_key_text(nested_lists(8000), $1)$$),
-	('JSON of 8,000 lists', $$SELECT cassandra_key_json(nested_lists(8000), $1)::text$$),
-	('text of 100,000 lists', $$SELECT cassandra_key_text(nested_lists(100000), $1)$$),
-	('parse of 100,000 lists', $$SELECT cassandra_key_parse(encode(nested_lists(100000), 'hex'), $1)::text$$)
-) t(test, stmt) ORDER BY test COLLATE "C";
+	('text of 8,000 lists', 8000, $$SELECT cassandra_key_text($2, $1)$$),
+	('JSON of 8,000 lists', 8000, $$SELECT cassandra_key_json($2, $1)::text$$),
+	('text of 100,000 lists', 100000, $$SELECT cassandra_key_text($2, $1)$$),
+	('parse of 100,000 lists', 100000, $$SELECT cassandra_key_parse(encode($2, 'hex'), $1)::text$$)
+) t(test, n, stmt) JOIN deep_values USING (n) ORDER BY test COLLATE "C";
 SELECT test, (deep_try(stmt, repeat('TupleType(', 31) || 'Int32Type' || repeat(')', 31))).*
 FROM (VALUES
 	('parse of 100,000 fields', $$SELECT cassandra_key_parse(repeat('1\:', 100000) || '1', $1)::text$$),
@@ -128,8 +130,8 @@ SELECT (deep_try($$SELECT cassandra_key_parse(repeat('[', 100000) || '1' || repe
 -- the backend lives on
 SELECT 1 AS alive;
 RESET ROLE;
-DROP TABLE deep_types;
+DROP TABLE deep_types, deep_values;
 DROP ROLE bloomcass_nobody;
-DROP FUNCTION deep_try(text, text);
+DROP FUNCTION deep_try(text, text, bytea);
 DROP FUNCTION nested_lists(int);
 RESET client_min_messages;
