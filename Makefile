@@ -9,6 +9,8 @@
 #   make bloomcass-load          the client (libpq); `make` and `make install` include it
 #   make check-sources           every source file and test is named in the lists below
 #   make check-version           META.json and README.md agree with bloomcass.control
+#   make check-recursion         every recursive function is a known, bounded one
+#                                (test/check-recursion.sh; gcc's call graphs)
 #   make lookup-bench            bytes read by an exact key lookup vs a full Index.db
 #                                scan, on generated SSTables (test/bench/README.md)
 #   bash test/bench/node.sh      node-scale benchmark: 1,000 and 10,000 SSTables
@@ -117,7 +119,8 @@ REGRESS = \
 	17_codecs \
 	18_agg_states \
 	19_cql_keys \
-	27_txn_logs
+	20_recursion \
+	23_txn_logs
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and
@@ -142,7 +145,7 @@ PG_CFLAGS += -MMD -MP
 COMPRESSION_LIBS = -llz4 -lsnappy -lz -lzstd
 SHLIB_LINK += $(COMPRESSION_LIBS)
 
-EXTRA_CLEAN = build/regress build/unit_tests build/unit_tests_san build/core-c99 \
+EXTRA_CLEAN = build/regress build/unit_tests build/unit_tests_san build/core-c99 build/callgraph \
 	build/client build/tools bloomcass-load $(OBJS:.o=.d) \
 	build/bench/lookup build/bench/lookup_gen build/bench/lookup_bench \
 	build/bench/node_filter build/bench/node_copy build/bench/node
@@ -289,7 +292,8 @@ build/tools/scylla-quirks: test/tools/scylla_quirks.c $(TOOL_DEPS)
 .PHONY: tools
 tools: build/tools/recompress build/tools/scylla-quirks
 
-.PHONY: unittest unittest-sanitize core-c99 check-symbols check-sources check-version
+.PHONY: unittest unittest-sanitize core-c99 check-symbols check-sources check-version \
+	check-recursion
 
 # No symbol exported by the library may also be exported by the server:
 # the JIT inliner and the dynamic linker would take one for the other.
@@ -299,6 +303,11 @@ check-symbols: all
 	                  <(nm -D --defined-only "$$postgres" | awk '{print $$3}' | sort -u)); \
 	if [ -n "$$clash" ]; then echo "symbols also exported by the server: $$clash"; exit 1; fi; \
 	echo "no exported symbol clashes with the server ($$(nm -D --defined-only $(MODULE_big)$(DLSUFFIX) | grep -c ' T ') exported)"
+
+# The cycles of the call graph (functions that call themselves, directly or
+# not) are exactly the known ones, each bounded (src/core/bc_cqltype.h).
+check-recursion:
+	@PG_CONFIG="$(PG_CONFIG)" bash test/check-recursion.sh
 
 unittest: build/unit_tests
 	./build/unit_tests $(UNIT_DATA)

@@ -212,7 +212,14 @@ bucket_make_room(ExactState *st, HashBucket *b)
 
 static void exact_spread(ExactState *st);
 
-/* exact_add when the bucket is full: make room (may spread the state) */
+/*
+ * exact_add when the bucket is full: make room (may spread the state).
+ * The one recursion of the glue (see BC_CQL_MAX_DEPTH's comment in
+ * bc_cqltype.h): exact_spread adds the flat bucket's hashes back through
+ * exact_add, which may call here again; but exact_spread gives the state
+ * its buckets before it adds, and only a state without them spreads, so
+ * it goes at most one level down.
+ */
 pg_noinline HashBucket *
 bloom_exact_add_room(ExactState *st, HashBucket *b, int64 h1)
 {
@@ -283,13 +290,18 @@ exact_append(ExactState *st, const KeyHash *src, uint64 count)
 	}
 }
 
-/* Leave the flat layout: move the flat bucket's hashes into buckets. */
+/* Leave the flat layout: move the flat bucket's hashes into buckets.
+ * Called once a state (bloom_exact_add_room, bloom_exact_merge_serialized),
+ * never from within itself: see bloom_exact_add_room. */
 static void
 exact_spread(ExactState *st)
 {
 	HashBucket	flat = st->flat;
 	KeyHash		buf[CHUNK_KEYS];
 	int			i;
+
+	Assert(st->buckets == NULL);
+	check_stack_depth();
 
 	/*
 	 * From here on the state's memory is a context of its own (a child of

@@ -9,10 +9,16 @@
  * marshal type string 22023, DynamicCompositeType 0A000, bytes that are no
  * value of the type 22P03, text that is none 22P02, a NUL in a text value
  * (which text cannot hold) 22P05.
+ *
+ * The core's functions these call recurse, at most BC_CQL_MAX_DEPTH levels
+ * (bc_cqltype.h lists them): each entry checks the stack first
+ * (check_stack_depth), so that a call from deep inside other recursion is
+ * an ERROR, not a crash.
  */
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -42,6 +48,7 @@ key_type_of(FunctionCallInfo fcinfo, text *type_text)
 
 	if (c != NULL && c->len == len && memcmp(c->str, s, len) == 0)
 		return &c->t;
+	check_stack_depth();
 	if (c == NULL)
 	{
 		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(KeyTypeCache));
@@ -88,6 +95,7 @@ key_render(FunctionCallInfo fcinfo, bool json, size_t *len)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("a partition key has at most %d bytes, this one %zu", MAX_KEY_BYTES, n)));
+	check_stack_depth();
 	work = palloc(BC_CQL_WORK_WORDS(n) * sizeof(uint32));
 	buf = palloc(cap + 1);
 	bc_cqlsink_init(&out, buf, cap);
@@ -165,6 +173,7 @@ cassandra_key_parse(PG_FUNCTION_ARGS)
 	bc_status	st;
 
 	bc_cqlsink_init(&out, VARDATA(res), cap);
+	check_stack_depth();
 	st = bc_cql_key_parse(t, s, n, scratch, &out, &err);
 	if (st == BC_ERR_BUFFER)
 	{

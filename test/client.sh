@@ -273,7 +273,7 @@ expect "unreadable Filter.db: exit status 1" "$RC" 1 "$T/unreadable.log"
 expect "unreadable Filter.db: message names it" \
 	"$(grep -c "$C/nb-1-big: cannot read Filter.db: Permission denied" "$T/unreadable.log")" 1 "$T/unreadable.log"
 
-# transaction logs Cassandra verifies (bc_txn_log.c; sql/27_txn_logs.sql):
+# transaction logs Cassandra verifies (bc_txn_log.c; sql/23_txn_logs.sql):
 # one failing verification (a CRC wrong before the last record: warned,
 # counted, applied as Cassandra's listing applies it) and one whose last
 # record alone is damaged (warned, not counted: the operation unfinished)

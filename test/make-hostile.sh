@@ -33,7 +33,7 @@ copy_sstable() {
 
 # --- transaction logs ---
 # Logs Cassandra's LogFile.verify fails or warns about, beside copies of
-# nb-1-big, in txn/ks/<case>-<id>/ (sql/27_txn_logs.sql).  Each record's CRC
+# nb-1-big, in txn/ks/<case>-<id>/ (sql/23_txn_logs.sql).  Each record's CRC
 # is the one LogRecord.computeChecksum gives (see test/make-node.sh); a
 # CRC one more than that is wrong.  The SSTables each folder holds, and the
 # state Cassandra's listing (LogAwareFileLister, OnTxnErr.IGNORE) gives

@@ -23,6 +23,8 @@
 #                              the install scripts and the C files
 #   make core-c99              the core alone, strict C99, no PostgreSQL
 #   make check-symbols         no exported symbol clashes with the server
+#   make check-recursion       every recursive function is a known one,
+#                              bounded (test/check-recursion.sh)
 #   make unittest              core unit tests
 #   make unittest-sanitize     the same under AddressSanitizer + UBSan
 #   make lookup-bench          exact key lookups in generated BIG SSTables
@@ -234,6 +236,7 @@ tree_stage version check-version make PG_CONFIG="$PG_CONFIG" check-version
 tree_stage sql-c-map sql-c-map bash test/sql-c-map.sh
 
 simple_stage core-c99 make PG_CONFIG="$PG_CONFIG" core-c99 || true
+tree_stage recursion check-recursion make PG_CONFIG="$PG_CONFIG" check-recursion
 if [[ $BUILD_OK == yes ]]; then
 	simple_stage symbols make PG_CONFIG="$PG_CONFIG" check-symbols || true
 else

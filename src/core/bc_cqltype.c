@@ -8,7 +8,10 @@
  * with dots must be one.
  *
  * The tree is built in the caller's bc_cqltype, by recursive descent
- * bounded by BC_CQL_MAX_DEPTH, so no input makes it deep or large.
+ * (parse_type and parse_user) in which every call, ReversedType's and
+ * FrozenType's included, is one level counted against BC_CQL_MAX_DEPTH
+ * before it goes down, and every node against BC_CQL_MAX_NODES: no input
+ * makes the stack deep or the tree large.
  */
 #include <stdio.h>
 #include <string.h>
@@ -185,7 +188,8 @@ new_node(parser *p, bc_cqlkind kind)
 	return t->nnodes++;
 }
 
-/* UserType(ks, hexname, hexfield:T, ...): after the '(' */
+/* UserType(ks, hexname, hexfield:T, ...): after the '('; each field's
+ * type one level below depth (BC_CQL_MAX_DEPTH, through parse_type) */
 static bc_status
 parse_user(parser *p, int depth, int node)
 {
@@ -226,6 +230,11 @@ parse_user(parser *p, int depth, int node)
 	return BC_OK;
 }
 
+/*
+ * The type at p->pos, depth levels down (the root is 1): its node in *out.
+ * Recursive: each parameter is parsed at depth + 1, a wrapper's too, and
+ * a depth past BC_CQL_MAX_DEPTH is refused before any parameter is read.
+ */
 static bc_status
 parse_type(parser *p, int depth, int *out)
 {
@@ -272,8 +281,9 @@ parse_type(parser *p, int depth, int *out)
 		return fail(p, BC_ERR_CQL_TYPE, "expected '(' and the class's parameters");
 	if (classes[c].shape == SHAPE_WRAP)
 	{
-		/* ReversedType(T), FrozenType(T): T itself, at the same depth */
-		if ((st = parse_type(p, depth, out)) != BC_OK)
+		/* ReversedType(T), FrozenType(T): T itself, one level down (a
+		 * wrapper adds no node, but its parser's call is a level of stack) */
+		if ((st = parse_type(p, depth + 1, out)) != BC_OK)
 			return st;
 		if (!accept(p, ')'))
 			return fail(p, BC_ERR_CQL_TYPE, "expected ')': this class takes one parameter");

@@ -34,6 +34,8 @@
 #define BC_CQLESC_TUPLE		2	/* a tuple/UDT field: \:, \@ and the '!' rule */
 #define BC_CQLESC_JSON		3	/* inside a JSON string */
 
+/* the most escaping layers a sink nests, the depth of emit's recursion
+ * (bc_cqlvalue_sink.c): a value pushes at most one a level of its type */
 #define BC_CQLSINK_MAX_LAYERS (2 * BC_CQL_MAX_DEPTH + 2)
 
 typedef struct bc_cqlsink
@@ -145,10 +147,11 @@ bc_status	bc_cql_collection_count(const bc_cqltype *t, int node, const uint8_t *
 bc_status	bc_cql_element(const uint8_t *p, size_t len, size_t *pos,
 						   const uint8_t **v, size_t *vlen, bc_cqlerr *err);
 
-/* the JSON of a value of node (bc_cqlvalue_json.c); with a sink of no
- * buffer it checks that the bytes decode */
-bc_status	bc_cql_value_json(const bc_cqltype *t, int node, const uint8_t *p, size_t len,
-							  uint32_t *work, bc_cqlsink *out, bc_cqlerr *err);
+/* the JSON of a value of node, depth levels down in the type (the root
+ * is 1; deeper than BC_CQL_MAX_DEPTH is BC_ERR_CQL_VALUE) (bc_cqlvalue_json.c);
+ * with a sink of no buffer it checks that the bytes decode */
+bc_status	bc_cql_value_json(const bc_cqltype *t, int node, int depth, const uint8_t *p,
+							  size_t len, uint32_t *work, bc_cqlsink *out, bc_cqlerr *err);
 
 /* bc_cqlvalue_scan.c's helpers: a syntax error of kind; digits only in
  * [0, max]; [+-]digits in [min, max]; v big-endian in bytes bytes */

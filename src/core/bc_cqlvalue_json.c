@@ -42,9 +42,10 @@ put_field_name(bc_cqlsink *out, const bc_cqlnode *f, bc_cqlerr *err)
 	return BC_OK;
 }
 
+/* recursive, one level a call, bounded by BC_CQL_MAX_DEPTH (bc_cqltype.h) */
 bc_status
-bc_cql_value_json(const bc_cqltype *t, int node, const uint8_t *p, size_t len, uint32_t *work,
-				  bc_cqlsink *out, bc_cqlerr *err)
+bc_cql_value_json(const bc_cqltype *t, int node, int depth, const uint8_t *p, size_t len,
+				  uint32_t *work, bc_cqlsink *out, bc_cqlerr *err)
 {
 	const bc_cqlnode *nd = &t->node[node];
 	size_t		pos = 0,
@@ -57,6 +58,8 @@ bc_cql_value_json(const bc_cqltype *t, int node, const uint8_t *p, size_t len, u
 				e;
 	bc_status	st;
 
+	if (depth > BC_CQL_MAX_DEPTH)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "nested too deeply");
 	switch (nd->kind)
 	{
 		case BC_CQL_COMPOSITE:
@@ -70,7 +73,7 @@ bc_cql_value_json(const bc_cqltype *t, int node, const uint8_t *p, size_t len, u
 					return st;
 				if (i > 0)
 					bc_cqlsink_putc(out, ',');
-				if ((st = bc_cql_value_json(t, child, v, vlen, work, out, err)) != BC_OK)
+				if ((st = bc_cql_value_json(t, child, depth + 1, v, vlen, work, out, err)) != BC_OK)
 					return st;
 			}
 			bc_cqlsink_putc(out, ']');
@@ -99,7 +102,7 @@ bc_cql_value_json(const bc_cqltype *t, int node, const uint8_t *p, size_t len, u
 				}
 				if (v == NULL)
 					bc_cqlsink_puts(out, "null");
-				else if ((st = bc_cql_value_json(t, child, v, vlen, work, out, err)) != BC_OK)
+				else if ((st = bc_cql_value_json(t, child, depth + 1, v, vlen, work, out, err)) != BC_OK)
 					return st;
 			}
 			bc_cqlsink_putc(out, nd->kind == BC_CQL_UDT ? '}' : ']');
@@ -121,7 +124,7 @@ bc_cql_value_json(const bc_cqltype *t, int node, const uint8_t *p, size_t len, u
 					if (child != nd->first)
 						bc_cqlsink_putc(out, ',');
 					if ((st = bc_cql_element(p, len, &pos, &v, &vlen, err)) != BC_OK ||
-						(st = bc_cql_value_json(t, child, v, vlen, work, out, err)) != BC_OK)
+						(st = bc_cql_value_json(t, child, depth + 1, v, vlen, work, out, err)) != BC_OK)
 						return st;
 				}
 				if (nd->kind == BC_CQL_MAP)
@@ -147,7 +150,7 @@ bc_cql_key_json(const bc_cqltype *t, const uint8_t *key, size_t len, uint32_t *w
 
 	if (!composite)
 		bc_cqlsink_putc(out, '[');
-	st = bc_cql_value_json(t, t->root, key, len, work, out, err);
+	st = bc_cql_value_json(t, t->root, 1, key, len, work, out, err);
 	if (!composite)
 		bc_cqlsink_putc(out, ']');
 	if (st == BC_OK && out->len > out->cap)

@@ -24,7 +24,9 @@
 
 #include "bc_cqlvalue.h"
 
-static bc_status parse_value(const bc_cqltype *t, int node, char *s, size_t n,
+/* parse_value, parse_composite and parse_tuple recurse, one level a call
+ * of parse_value, bounded by BC_CQL_MAX_DEPTH (bc_cqltype.h) */
+static bc_status parse_value(const bc_cqltype *t, int node, int depth, char *s, size_t n,
 							 bc_cqlsink *out, bc_cqlerr *err);
 
 /* the end of the part starting at s[from]: the next unescaped ':' or n */
@@ -78,8 +80,8 @@ put_be32(bc_cqlsink *out, uint32_t v)
 }
 
 static bc_status
-parse_composite(const bc_cqltype *t, int node, char *s, size_t n, bc_cqlsink *out,
-				bc_cqlerr *err)
+parse_composite(const bc_cqltype *t, int node, int depth, char *s, size_t n,
+				bc_cqlsink *out, bc_cqlerr *err)
 {
 	const bc_cqlnode *nd = &t->node[node];
 	size_t		from = 0,
@@ -110,7 +112,7 @@ parse_composite(const bc_cqltype *t, int node, char *s, size_t n, bc_cqlsink *ou
 		at = out->len;
 		bc_cqlsink_put(out, "\0\0", 2);
 		m = unescape(s + from, end - from, 0);
-		if ((st = parse_value(t, child, s + from, m, out, err)) != BC_OK)
+		if ((st = parse_value(t, child, depth + 1, s + from, m, out, err)) != BC_OK)
 			return st;
 		clen = out->len - at - 2;
 		/* (past the buffer, a number's length may be an estimate) */
@@ -130,7 +132,8 @@ parse_composite(const bc_cqltype *t, int node, char *s, size_t n, bc_cqlsink *ou
 }
 
 static bc_status
-parse_tuple(const bc_cqltype *t, int node, char *s, size_t n, bc_cqlsink *out, bc_cqlerr *err)
+parse_tuple(const bc_cqltype *t, int node, int depth, char *s, size_t n, bc_cqlsink *out,
+			bc_cqlerr *err)
 {
 	const bc_cqlnode *nd = &t->node[node];
 	size_t		from = 0,
@@ -158,7 +161,7 @@ parse_tuple(const bc_cqltype *t, int node, char *s, size_t n, bc_cqlsink *out, b
 			at = out->len;
 			put_be32(out, 0);
 			m = unescape(s + from, end - from, 1);
-			if ((st = parse_value(t, child, s + from, m, out, err)) != BC_OK)
+			if ((st = parse_value(t, child, depth + 1, s + from, m, out, err)) != BC_OK)
 				return st;
 			flen = out->len - at - 4;
 			if (flen > 0x7fffffffu && out->len <= out->cap)
@@ -210,17 +213,20 @@ bc_cql_parse_hex(const char *s, size_t n, bc_cqlsink *out)
 }
 
 static bc_status
-parse_value(const bc_cqltype *t, int node, char *s, size_t n, bc_cqlsink *out, bc_cqlerr *err)
+parse_value(const bc_cqltype *t, int node, int depth, char *s, size_t n, bc_cqlsink *out,
+			bc_cqlerr *err)
 {
 	const bc_cqlnode *nd = &t->node[node];
 
+	if (depth > BC_CQL_MAX_DEPTH)
+		return bc_cqlerr_set(err, BC_ERR_CQL_SYNTAX, "nested too deeply");
 	switch (nd->kind)
 	{
 		case BC_CQL_COMPOSITE:
-			return parse_composite(t, node, s, n, out, err);
+			return parse_composite(t, node, depth, s, n, out, err);
 		case BC_CQL_TUPLE:
 		case BC_CQL_UDT:
-			return parse_tuple(t, node, s, n, out, err);
+			return parse_tuple(t, node, depth, s, n, out, err);
 		case BC_CQL_LIST:
 		case BC_CQL_SET:
 		case BC_CQL_MAP:
@@ -251,7 +257,7 @@ parse_value(const bc_cqltype *t, int node, char *s, size_t n, bc_cqlsink *out, b
 				}
 				/* a sink of no buffer only checks: no work area */
 				bc_cqlsink_init(&check, NULL, 0);
-				st = bc_cql_value_json(t, node, (const uint8_t *) s, m, NULL, &check, err);
+				st = bc_cql_value_json(t, node, depth, (const uint8_t *) s, m, NULL, &check, err);
 				if (st != BC_OK)
 				{
 					char		inner[sizeof(err->msg)];
@@ -276,7 +282,7 @@ bc_cql_key_parse(const bc_cqltype *t, const char *text, size_t len, char *scratc
 
 	memcpy(scratch, text, len);
 	scratch[len] = '\0';
-	st = parse_value(t, t->root, scratch, len, out, err);
+	st = parse_value(t, t->root, 1, scratch, len, out, err);
 	if (st == BC_OK && out->len > out->cap)
 		return BC_ERR_BUFFER;
 	return st;

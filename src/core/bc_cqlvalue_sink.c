@@ -35,7 +35,9 @@ raw(bc_cqlsink *s, uint8_t c)
 	s->len++;
 }
 
-/* c enters layer level - 1 (level 0: the buffer) */
+/* c enters layer level - 1 (level 0: the buffer).  Recursive, one call a
+ * layer: at most BC_CQLSINK_MAX_LAYERS deep (bc_cqlsink_push), which
+ * BC_CQL_MAX_DEPTH bounds (bc_cqltype.h) */
 static void
 emit(bc_cqlsink *s, int level, uint8_t c)
 {

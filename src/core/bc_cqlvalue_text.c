@@ -113,9 +113,11 @@ bc_cql_element(const uint8_t *p, size_t len, size_t *pos, const uint8_t **v, siz
 	return BC_OK;
 }
 
+/* the text of a value of node, depth levels down (the root 1): recursive,
+ * one level a call, bounded by BC_CQL_MAX_DEPTH (bc_cqltype.h) */
 static bc_status
-text_value(const bc_cqltype *t, int node, const uint8_t *p, size_t len, uint32_t *work,
-		   bc_cqlsink *out, bc_cqlerr *err)
+text_value(const bc_cqltype *t, int node, int depth, const uint8_t *p, size_t len,
+		   uint32_t *work, bc_cqlsink *out, bc_cqlerr *err)
 {
 	const bc_cqlnode *nd = &t->node[node];
 	size_t		pos = 0,
@@ -126,6 +128,8 @@ text_value(const bc_cqltype *t, int node, const uint8_t *p, size_t len, uint32_t
 				eoc = 0;
 	bc_status	st;
 
+	if (depth > BC_CQL_MAX_DEPTH)
+		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "nested too deeply");
 	switch (nd->kind)
 	{
 		case BC_CQL_COMPOSITE:
@@ -139,7 +143,7 @@ text_value(const bc_cqltype *t, int node, const uint8_t *p, size_t len, uint32_t
 				if (i > 0)
 					bc_cqlsink_putc(out, ':');
 				bc_cqlsink_push(out, BC_CQLESC_COMPOSITE);
-				st = text_value(t, child, v, vlen, work, out, err);
+				st = text_value(t, child, depth + 1, v, vlen, work, out, err);
 				bc_cqlsink_pop(out);
 				if (st != BC_OK)
 					return st;
@@ -167,7 +171,7 @@ text_value(const bc_cqltype *t, int node, const uint8_t *p, size_t len, uint32_t
 					size_t		before = out->len;
 
 					bc_cqlsink_push(out, BC_CQLESC_TUPLE);
-					st = text_value(t, child, v, vlen, work, out, err);
+					st = text_value(t, child, depth + 1, v, vlen, work, out, err);
 					bc_cqlsink_pop(out);
 					if (st != BC_OK)
 						return st;
@@ -184,7 +188,7 @@ text_value(const bc_cqltype *t, int node, const uint8_t *p, size_t len, uint32_t
 				bc_cqlsink check;
 
 				bc_cqlsink_init(&check, NULL, 0);
-				if ((st = bc_cql_value_json(t, node, p, len, work, &check, err)) != BC_OK)
+				if ((st = bc_cql_value_json(t, node, depth, p, len, work, &check, err)) != BC_OK)
 					return st;
 				bc_cql_put_hex(out, p, len, 1);
 				return BC_OK;
@@ -198,7 +202,7 @@ bc_status
 bc_cql_key_text(const bc_cqltype *t, const uint8_t *key, size_t len, uint32_t *work,
 				bc_cqlsink *out, bc_cqlerr *err)
 {
-	bc_status	st = text_value(t, t->root, key, len, work, out, err);
+	bc_status	st = text_value(t, t->root, 1, key, len, work, out, err);
 
 	if (st == BC_OK && out->len > out->cap)
 		return BC_ERR_BUFFER;

@@ -322,6 +322,18 @@ put_seed txn-corrupt < <(printf 'ADD:[/d/ks/t/nb-4-big,0,8][1]\nREMOVE:[/d/ks/t/
 put_seed txn-last < <(printf 'ADD:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-4-big,0,8][353324191]\nCOMMIT:[,0,0][2613697771]\n')
 put_seed txn-name < <(printf 'nb_txn_compaction_6a3b3f20-9a94-11e8-a0e6-e9a8e4bb7a4d.log')
 
+# deeply nested marshal types (fuzz_cqlkeys.c, fuzz_cql_deep): <f> <n>
+# then (piece, count) pairs.  ReversedType and FrozenType 100,353 levels
+# around Int32Type (f 0x27: counts 1 + 2 b^2, b = 0xe0), closed and not;
+# each class in turn 9 levels at a time (f 0x24: counts 1 .. 16) around
+# Int32Type, 73 in all; and the bound: FrozenType 31 and 32 times around Int32Type (f 0x25:
+# counts 1 .. 32), then a value
+put_seed cql-deep-reversed < <(printf '\x27\x00\x00\xe0')
+put_seed cql-deep-frozen < <(printf '\x2f\x00\x01\xe0')
+put_seed cql-deep-classes < <(printf '\x24\x07\x04\x08\x05\x08\x06\x08\x07\x08\x08\x08\x0a\x08\x0c\x08\x0d\x08')
+put_seed cql-deep-bound < <(printf '\x25\x00\x01\x1e\x00\x00\x00\x01')
+put_seed cql-deep-past < <(printf '\x25\x00\x01\x1f\x00\x00\x00\x01')
+
 say "$nseed seeds from $i files in $SEED ($nskip over $MAX_LEN bytes left out: $LEFT_OUT)"
 
 # ---------------------------------------------------------------------------

@@ -129,5 +129,6 @@ void		suite_trie_keys(void);	/* test_trie_keys.c */
 void		suite_trie_scylladb(void);
 void		suite_cqltype(void);	/* test_cqlvalue.c */
 void		suite_cqlvalue(void);
+void		suite_recursion(void);	/* test_recursion.c */
 
 #endif

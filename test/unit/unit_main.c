@@ -322,6 +322,7 @@ main(int argc, char **argv)
 		{"trie_scylladb", suite_trie_scylladb},
 		{"cqltype", suite_cqltype},
 		{"cqlvalue", suite_cqlvalue},
+		{"recursion", suite_recursion},
 	};
 	size_t		i;
 
