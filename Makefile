@@ -47,6 +47,7 @@ CORE_SRCS = \
 	src/core/bc_keys.c \
 	src/core/bc_lookup.c \
 	src/core/bc_murmur3.c \
+	src/core/bc_open_posix.c \
 	src/core/bc_partitioner.c \
 	src/core/bc_partitions.c \
 	src/core/bc_sizing.c \

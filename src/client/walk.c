@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bc_open.h"
 #include "bc_sstable_dir.h"
 #include "load.h"
 
@@ -139,17 +140,26 @@ static char *
 walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 {
 	walker	   *w = arg;
-	FILE	   *f = fopen(path, "rb");
+	FILE	   *f = NULL;
 	char	   *data;
 	size_t		got;
+	int			fd;
+	int64_t		size;
+	const char *kind;
+	bc_open_status st;
 
 	*len = 0;
+	/* a regular file only: a FIFO would block the open (bc_open.h) */
+	st = bc_open_regular(path, bc_open_posix, bc_close_posix, NULL, &fd, &size, &kind);
+	if (st == BC_OPEN_OK && (f = fdopen(fd, "rb")) == NULL)
+		close(fd);
 	if (f == NULL)
 	{
 		if (w->report)
 		{
-			ld_error("skipping transaction log %s: %s (the SSTables it names are taken as live)",
-					 path, strerror(errno));
+			ld_error("skipping transaction log %s: %s%s (the SSTables it names are taken as live)",
+					 path, st == BC_OPEN_NOT_REGULAR ? "it is not a regular file: it is " : "",
+					 st == BC_OPEN_NOT_REGULAR ? kind : strerror(errno));
 			(*w->warnings)++;
 		}
 		return NULL;
