@@ -27,7 +27,8 @@
  * folders are not entered); include_inactive lists all of them with their
  * state.  Names that are not SSTable components are ignored.  Symbolic
  * links are followed (Cassandra's data folders are often links to other
- * disks), except one back to a directory being walked.
+ * disks), but each directory is walked once: one met again (a link back up
+ * the tree, or a second link to one walked) is skipped with a WARNING.
  *
  * Privileges: the folder given, and every file read below it, pass
  * bloom_file_path (pg_read_binary_file's rule) first.
@@ -166,6 +167,7 @@ walk_list(void *arg, bc_walk *w, const char *dir, int root)
 	}
 	while ((de = ReadDirExtended(d, dir, root ? ERROR : WARNING)) != NULL)
 	{
+		CHECK_FOR_INTERRUPTS();
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
 		{
 			bc_walk_stat st;
@@ -232,6 +234,14 @@ walk_problem(void *arg, const bc_walk_report *r)
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("skipping directory %s: a link to a directory above it", base_name(path)),
 					 errdetail("The directory is \"%s\".", path)));
+			break;
+		case BC_WALK_ALREADY_WALKED:
+			ereport(WARNING,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("skipping directory %s: already walked as \"%s\"",
+							base_name(path), r->first_path),
+					 errdetail("The directory is \"%s\", the same directory (reached through a symbolic link) as \"%s\", whose SSTables are listed once.",
+							   path, r->first_path)));
 			break;
 		case BC_WALK_TOO_DEEP:
 			ereport(WARNING,

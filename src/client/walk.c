@@ -206,6 +206,10 @@ walk_problem(void *arg, const bc_walk_report *r)
 		case BC_WALK_LINK_LOOP:
 			ld_error("skipping directory %s: a link to a directory above it", r->path);
 			break;
+		case BC_WALK_ALREADY_WALKED:
+			ld_error("skipping directory %s: already walked as %s (the same directory, through a symbolic link)",
+					 r->path, r->first_path);
+			break;
 		case BC_WALK_TOO_DEEP:
 			ld_error("skipping directory %s: more than %d directories deep", r->path,
 					 BC_WALK_MAX_DEPTH);
