@@ -117,7 +117,9 @@ REGRESS = \
 	16_lookup \
 	17_codecs \
 	18_agg_states \
-	19_cql_keys
+	19_cql_keys \
+	20_recursion \
+	21_files
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and

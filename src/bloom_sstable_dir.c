@@ -238,9 +238,9 @@ walk_problem(void *arg, const bc_walk_report *r)
 		case BC_WALK_ALREADY_WALKED:
 			ereport(WARNING,
 					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("skipping directory %s: already walked as \"%s\"",
-							base_name(path), r->first_path),
-					 errdetail("The directory is \"%s\", the same directory (reached through a symbolic link) as \"%s\", whose SSTables are listed once.",
+					 errmsg("skipping directory %s: already walked, by another path",
+							base_name(path)),
+					 errdetail("The directory is \"%s\", reached through a symbolic link; it was walked as \"%s\", and its SSTables are listed once.",
 							   path, r->first_path)));
 			break;
 		case BC_WALK_TOO_DEEP:
