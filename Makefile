@@ -57,6 +57,7 @@ CORE_SRCS = \
 	src/core/bc_statistics_fields.c \
 	src/core/bc_status.c \
 	src/core/bc_summary.c \
+	src/core/bc_tick.c \
 	src/core/bc_trie.c \
 	src/core/bc_trie_keys.c \
 	src/core/bc_txn_log.c \

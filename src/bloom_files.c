@@ -38,6 +38,15 @@
 /* reads are issued in pieces of at most this many bytes */
 #define READ_PIECE ((size_t) 4 * 1024 * 1024)
 
+/* the core's bc_tick_hook: statement_timeout and pg_cancel_backend stop
+ * its long loops (an ERROR thrown from inside one: every allocation the
+ * core makes on the server is the caller's, in a memory context) */
+void
+bloom_check_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
 char *
 bloom_file_path(const char *path)
 {

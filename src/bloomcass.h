@@ -108,6 +108,8 @@ typedef struct BloomFile
 } BloomFile;
 
 extern BLOOM_INTERNAL char *bloom_file_path(const char *path);
+/* CHECK_FOR_INTERRUPTS, as the core's bc_tick_hook (bc_tick.h) */
+extern BLOOM_INTERNAL void bloom_check_interrupts(void);
 extern BLOOM_INTERNAL bool bloom_file_open(BloomFile *f, const char *path, char **err);
 /* the same for a file that may not exist: false (errno ENOENT) if it does
  * not, an ERROR for any other failure */

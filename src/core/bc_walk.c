@@ -24,6 +24,7 @@
 #include "bc_sstable_dir.h"
 #include "bc_sstable_name.h"
 #include "bc_status.h"
+#include "bc_tick.h"
 #include "bc_txn_log.h"
 #include "bc_walk.h"
 
@@ -554,6 +555,7 @@ walk:
 		bc_sstable_name parsed;
 		entry	   *e = &fr->entries[fr->nentries];
 
+		BC_TICK(i);				/* a folder of millions of names */
 		if (fr->names[i].has_stat)
 			fst = fr->names[i].st;
 		else

@@ -16,6 +16,7 @@
 #include "bc_sstable_dir.h"
 #include "bc_sstable_name.h"
 #include "bc_status.h"
+#include "bc_tick.h"
 #include "unit.h"
 
 /* errno values, as the callers would pass them back */
@@ -1283,6 +1284,46 @@ check_links(void)
 	fs_free(&fs);
 }
 
+/*
+ * The walk calls the core's tick hook (bc_tick.h: CHECK_FOR_INTERRUPTS on
+ * the server) while it goes through the names of a folder, once every
+ * 1,024: a folder of 5,000 names, none of them an SSTable, calls it 5 times
+ * (names 0, 1024, ... 4096), so that statement_timeout and
+ * pg_cancel_backend stop a walk of a folder of millions of names.
+ */
+static long ticks;
+
+static void
+count_tick(void)
+{
+	ticks++;
+}
+
+static void
+check_tick(void)
+{
+	memfs		fs;
+	char		path[64];
+	int			i,
+				rc;
+
+	fs_init(&fs);
+	fs_dir(&fs, "/k");
+	for (i = 0; i < 5000; i++)
+	{
+		snprintf(path, sizeof(path), "/k/junk-%d", i);
+		fs_file(&fs, path, 1, 1);
+	}
+	ticks = 0;
+	bc_tick_hook = count_tick;
+	run_reset(&fs);
+	rc = bc_walk_run(&ops, &fs, "/k", 0);
+	bc_tick_hook = NULL;
+	CHECK(rc == 0 && fs.nsstable == 0 && ticks == 5, "tick: %d, %ld SSTables, %ld ticks", rc,
+		  fs.nsstable, ticks);
+	fs_free(&fs);
+}
+
 void
 suite_walk(void)
 {
@@ -1294,6 +1335,7 @@ suite_walk(void)
 	check_many();
 	check_bounded();
 	check_links();
+	check_tick();
 
 	memset(&none, 0, sizeof(none));
 	CHECK(bc_walk_component_size(&none, "Data.db") == -1, "no components");
