@@ -123,8 +123,9 @@ close_transient(void *arg, int fd)
  * Open a file for reading, never blocking (bc_open_regular): a FIFO,
  * socket or device is refused before it is opened, so that no open can
  * wait where statement_timeout and pg_cancel_backend do not reach it.
- * That refusal is 42809 (wrong_object_type, as a directory given as a file
- * is); with err, the reason goes in *err instead.  may_lack: a file that
+ * That refusal is 42809 (wrong_object_type: what errcode_for_file_access
+ * gives a directory, EISDIR, and cassandra_sstables a root that is not a
+ * directory); with err, the reason goes in *err instead.  may_lack: a file that
  * does not exist is not an error, false with errno ENOENT.
  */
 static bool
@@ -147,18 +148,13 @@ file_open(BloomFile *f, const char *path, char **err, bool may_lack)
 	}
 	if (st == BC_OPEN_NOT_REGULAR)
 	{
-		if (strcmp(kind, "a directory") == 0)
-		{
-			errno = EISDIR;
-			return file_failure(err, "could not read file \"%s\": %m", "read", path);
-		}
 		if (err == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 					 errmsg("file \"%s\" is not a regular file: it is %s", path, kind),
 					 errhint("bloomcass reads only regular files, so that no read can wait for a writer.")));
 		*err = psprintf("it is not a regular file: it is %s", kind);
-		errno = EINVAL;
+		errno = EINVAL;			/* not ENOENT: the file is there */
 		return false;
 	}
 	f->size = (int64) size;

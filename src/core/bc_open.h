@@ -34,9 +34,9 @@ typedef void (*bc_close_fn) (void *arg, int fd);
 /*
  * Open path for reading if it is a regular file (links followed): the
  * descriptor in *fd and the file's size in *size.  Otherwise *fd is -1,
- * errno is the failure's (BC_OPEN_FAILED), or *kind a phrase for what the
- * path is ("a FIFO", "a socket", "a character device", "a block device",
- * "a directory": BC_OPEN_NOT_REGULAR).
+ * errno is the failure's (BC_OPEN_FAILED; EISDIR for a directory), or
+ * *kind a phrase for what the path is ("a FIFO", "a socket", "a character
+ * device", "a block device": BC_OPEN_NOT_REGULAR).
  */
 bc_open_status bc_open_regular(const char *path, bc_open_fn open_fn, bc_close_fn close_fn,
 							   void *arg, int *fd, int64_t *size, const char **kind);

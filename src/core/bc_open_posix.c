@@ -20,8 +20,6 @@
 static const char *
 kind_of(mode_t mode)
 {
-	if (S_ISDIR(mode))
-		return "a directory";
 	if (S_ISFIFO(mode))
 		return "a FIFO";
 	if (S_ISSOCK(mode))
@@ -48,6 +46,12 @@ bc_open_regular(const char *path, bc_open_fn open_fn, bc_close_fn close_fn, void
 	/* a device, socket or FIFO is not even opened */
 	if (stat(path, &st) != 0)
 		return BC_OPEN_FAILED;
+	if (S_ISDIR(st.st_mode))
+	{
+		/* what reading one says (read(2) of a directory) */
+		errno = EISDIR;
+		return BC_OPEN_FAILED;
+	}
 	if (!S_ISREG(st.st_mode))
 	{
 		*kind = kind_of(st.st_mode);
