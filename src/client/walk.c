@@ -104,9 +104,14 @@ static int
 walk_list(void *arg, bc_walk *bw, const char *dir, int root)
 {
 	walker	   *w = arg;
-	DIR		   *d = opendir(dir);
+	DIR		   *d;
 	struct dirent *de;
 
+	/* interrupted (SIGINT, SIGTERM): the folders left are walked as empty,
+	 * so that the walk ends without reading the rest of the node */
+	if (ld_stop_requested)
+		return 1;
+	d = opendir(dir);
 	if (d == NULL)
 	{
 		if (w->report || root)
@@ -115,7 +120,7 @@ walk_list(void *arg, bc_walk *bw, const char *dir, int root)
 			(*w->warnings)++;
 		return 0;
 	}
-	while ((errno = 0, de = readdir(d)) != NULL)
+	while (!ld_stop_requested && (errno = 0, de = readdir(d)) != NULL)
 	{
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
 		{
@@ -126,7 +131,7 @@ walk_list(void *arg, bc_walk *bw, const char *dir, int root)
 			bc_walk_add_name_stat(bw, de->d_name, &st);
 		}
 	}
-	if (errno != 0 && w->report)
+	if (!ld_stop_requested && errno != 0 && w->report)
 	{
 		ld_error("skipping the rest of directory %s: %s", dir, strerror(errno));
 		(*w->warnings)++;
