@@ -25,7 +25,9 @@
  *
  * By default only live SSTables are listed (and the snapshots/ and backups/
  * folders are not entered); include_inactive lists all of them with their
- * state.  Names that are not SSTable components are ignored.  Symbolic
+ * state.  Names that are not SSTable components are ignored, and so is
+ * anything that is not a regular file (a FIFO, socket or device is never
+ * opened: bloom_files.c refuses one met anyway with 42809).  Symbolic
  * links are followed (Cassandra's data folders are often links to other
  * disks), but each directory is walked once: one met again (a link back up
  * the tree, or a second link to one walked) is skipped with a WARNING.
