@@ -49,6 +49,7 @@ CORE_SRCS = \
 	src/core/bc_keys.c \
 	src/core/bc_lookup.c \
 	src/core/bc_murmur3.c \
+	src/core/bc_open_posix.c \
 	src/core/bc_partitioner.c \
 	src/core/bc_partitions.c \
 	src/core/bc_sizing.c \
@@ -58,6 +59,7 @@ CORE_SRCS = \
 	src/core/bc_statistics_fields.c \
 	src/core/bc_status.c \
 	src/core/bc_summary.c \
+	src/core/bc_tick.c \
 	src/core/bc_trie.c \
 	src/core/bc_trie_keys.c \
 	src/core/bc_txn_log.c \
@@ -120,6 +122,7 @@ REGRESS = \
 	18_agg_states \
 	19_cql_keys \
 	20_recursion \
+	21_files \
 	23_txn_logs
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 

@@ -14,13 +14,15 @@
  * through pg_read_binary_file.
  *
  * The readers work on descriptors from OpenTransientFile, which the server
- * closes itself if the transaction ends with an error.
+ * closes itself if the transaction ends with an error, opened only when the
+ * file is a regular file (bc_open_regular): a FIFO in a component's place
+ * would otherwise block the open itself, out of reach of statement_timeout
+ * and pg_cancel_backend.
  */
 #include "postgres.h"
 
+#include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "catalog/pg_authid.h"
 #include "catalog/pg_proc.h"
@@ -30,10 +32,20 @@
 #include "utils/acl.h"
 #include "utils/fmgroids.h"
 
+#include "bc_open.h"
 #include "bloomcass.h"
 
 /* reads are issued in pieces of at most this many bytes */
 #define READ_PIECE ((size_t) 4 * 1024 * 1024)
+
+/* the core's bc_tick_hook: statement_timeout and pg_cancel_backend stop
+ * its long loops (an ERROR thrown from inside one: every allocation the
+ * core makes on the server is the caller's, in a memory context) */
+void
+bloom_check_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
 
 char *
 bloom_file_path(const char *path)
@@ -90,36 +102,75 @@ file_failure(char **err, const char *fmt, const char *what, const char *path)
 	return false;
 }
 
-bool
-bloom_file_open(BloomFile *f, const char *path, char **err)
+/* the server's open(2) and close(2) for bc_open_regular: transient files,
+ * closed by the server if the transaction ends with an ERROR */
+static int
+open_transient(void *arg, const char *path, int flags)
 {
-	struct stat st;
+	return OpenTransientFile(path, flags | PG_BINARY);
+}
+
+static void
+close_transient(void *arg, int fd)
+{
+	int			save_errno = errno;
+
+	CloseTransientFile(fd);
+	errno = save_errno;
+}
+
+/*
+ * Open a file for reading, never blocking (bc_open_regular): a FIFO,
+ * socket or device is refused before it is opened, so that no open can
+ * wait where statement_timeout and pg_cancel_backend do not reach it.
+ * That refusal is 42809 (wrong_object_type: what errcode_for_file_access
+ * gives a directory, EISDIR, and cassandra_sstables a root that is not a
+ * directory); with err, the reason goes in *err instead.  may_lack: a file that
+ * does not exist is not an error, false with errno ENOENT.
+ */
+static bool
+file_open(BloomFile *f, const char *path, char **err, bool may_lack)
+{
+	int64_t		size;
+	const char *kind;
+	bc_open_status st;
 
 	f->fd = -1;
 	f->path = path;
 	f->size = 0;
 	f->err = NULL;
-	f->fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
-	if (f->fd < 0)
+	st = bc_open_regular(path, open_transient, close_transient, NULL, &f->fd, &size, &kind);
+	if (st == BC_OPEN_FAILED)
+	{
+		if (may_lack && errno == ENOENT)
+			return false;
 		return file_failure(err, "could not open file \"%s\" for reading: %m", "open", path);
-	if (fstat(f->fd, &st) != 0)
-	{
-		int			save_errno = errno;
-
-		CloseTransientFile(f->fd);
-		f->fd = -1;
-		errno = save_errno;
-		return file_failure(err, "could not stat file \"%s\": %m", "stat", path);
 	}
-	if (S_ISDIR(st.st_mode))
+	if (st == BC_OPEN_NOT_REGULAR)
 	{
-		CloseTransientFile(f->fd);
-		f->fd = -1;
-		errno = EISDIR;
-		return file_failure(err, "could not read file \"%s\": %m", "read", path);
+		if (err == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					 errmsg("file \"%s\" is not a regular file: it is %s", path, kind),
+					 errhint("bloomcass reads only regular files, so that no read can wait for a writer.")));
+		*err = psprintf("it is not a regular file: it is %s", kind);
+		errno = EINVAL;			/* not ENOENT: the file is there */
+		return false;
 	}
-	f->size = (int64) st.st_size;
+	f->size = (int64) size;
 	return true;
+}
+
+bool
+bloom_file_open(BloomFile *f, const char *path, char **err)
+{
+	return file_open(f, path, err, false);
+}
+
+bool
+bloom_file_open_may_lack(BloomFile *f, const char *path)
+{
+	return file_open(f, path, NULL, true);
 }
 
 bool
@@ -172,6 +223,9 @@ bloom_file_close(BloomFile *f)
 	f->fd = -1;
 }
 
+static uint8 *read_all(const char *path, size_t room, size_t max, size_t *len, char **err,
+						bool may_lack);
+
 /*
  * The whole of a file of at most max bytes.  A larger file is an error
  * (54000) naming the file, as is a file that changes length while it is
@@ -191,12 +245,26 @@ bloom_file_read_all(const char *path, size_t max, size_t *len, char **err)
 uint8 *
 bloom_file_read_all_after(const char *path, size_t room, size_t max, size_t *len, char **err)
 {
+	return read_all(path, room, max, len, err, false);
+}
+
+/* the whole of a file that may not exist: NULL (errno ENOENT) if it does
+ * not, an ERROR for any other failure */
+uint8 *
+bloom_file_read_all_may_lack(const char *path, size_t max, size_t *len)
+{
+	return read_all(path, 0, max, len, NULL, true);
+}
+
+static uint8 *
+read_all(const char *path, size_t room, size_t max, size_t *len, char **err, bool may_lack)
+{
 	BloomFile	f;
 	uint8	   *buf;
 	uint8		extra;
 	size_t		got;
 
-	if (!bloom_file_open(&f, path, err))
+	if (!file_open(&f, path, err, may_lack))
 		return NULL;
 	if ((uint64) f.size > (uint64) max)
 	{

@@ -25,9 +25,12 @@
  *
  * By default only live SSTables are listed (and the snapshots/ and backups/
  * folders are not entered); include_inactive lists all of them with their
- * state.  Names that are not SSTable components are ignored.  Symbolic
+ * state.  Names that are not SSTable components are ignored, and so is
+ * anything that is not a regular file (a FIFO, socket or device is never
+ * opened: bloom_files.c refuses one met anyway with 42809).  Symbolic
  * links are followed (Cassandra's data folders are often links to other
- * disks), except one back to a directory being walked.
+ * disks), but each directory is walked once: one met again (a link back up
+ * the tree, or a second link to one walked) is skipped with a WARNING.
  *
  * Privileges: the folder given, and every file read below it, pass
  * bloom_file_path (pg_read_binary_file's rule) first.
@@ -166,6 +169,7 @@ walk_list(void *arg, bc_walk *w, const char *dir, int root)
 	}
 	while ((de = ReadDirExtended(d, dir, root ? ERROR : WARNING)) != NULL)
 	{
+		CHECK_FOR_INTERRUPTS();
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
 		{
 			bc_walk_stat st;
@@ -232,6 +236,14 @@ walk_problem(void *arg, const bc_walk_report *r)
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("skipping directory %s: a link to a directory above it", base_name(path)),
 					 errdetail("The directory is \"%s\".", path)));
+			break;
+		case BC_WALK_ALREADY_WALKED:
+			ereport(WARNING,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("skipping directory %s: already walked, by another path",
+							base_name(path)),
+					 errdetail("The directory is \"%s\", reached through a symbolic link; it was walked as \"%s\", and its SSTables are listed once.",
+							   path, r->first_path)));
 			break;
 		case BC_WALK_TOO_DEEP:
 			ereport(WARNING,

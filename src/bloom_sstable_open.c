@@ -9,8 +9,6 @@
  */
 #include "postgres.h"
 
-#include <errno.h>
-
 #include "bc_key_range.h"
 #include "bc_statistics.h"
 #include "bc_status.h"
@@ -22,19 +20,16 @@
 bool
 bloom_component_open(const char *prefix, const char *name, bool may_lack, BloomComponent *c)
 {
-	char	   *err = NULL;
-
 	c->name = name;
 	c->path = bloom_file_path(psprintf("%s-%s", prefix, name));
 	c->open = false;
-	if (!bloom_file_open(&c->file, c->path, may_lack ? &err : NULL))
+	if (may_lack)
 	{
-		if (errno == ENOENT)
+		if (!bloom_file_open_may_lack(&c->file, c->path))
 			return false;
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not read file \"%s\": %s", c->path, err)));
 	}
+	else
+		(void) bloom_file_open(&c->file, c->path, NULL);
 	bloom_file_reader(&c->file, &c->reader);
 	c->open = true;
 	return true;
@@ -52,16 +47,8 @@ bloom_component_close(BloomComponent *c)
 static uint8 *
 read_component(const char *prefix, const char *name, size_t *len, char **path)
 {
-	char	   *err = NULL;
-	uint8	   *data;
-
 	*path = bloom_file_path(psprintf("%s-%s", prefix, name));
-	data = bloom_file_read_all(*path, MAX_COMPONENT_BYTES, len, &err);
-	if (data == NULL && errno != ENOENT)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not read file \"%s\": %s", *path, err)));
-	return data;
+	return bloom_file_read_all_may_lack(*path, MAX_COMPONENT_BYTES, len);
 }
 
 void

@@ -12,6 +12,7 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
+#include "bc_tick.h"
 #include "bloomcass.h"
 
 PG_MODULE_MAGIC;
@@ -28,6 +29,9 @@ void		_PG_init(void);
 void
 _PG_init(void)
 {
+	/* the core's long loops check for interrupts (bc_tick.h) */
+	bc_tick_hook = bloom_check_interrupts;
+
 	DefineCustomIntVariable("bloomcass.probe_cache_size",
 							"Memory per bloom_contains call site for stored filters read whole.",
 							"Filters probed often enough are detoasted once and kept, up to this much per call site and query.",

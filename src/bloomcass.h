@@ -96,7 +96,8 @@ extern BLOOM_INTERNAL Bloom *bloom_getarg_cached(FunctionCallInfo fcinfo, int ar
  * canonical (ERROR 42501 otherwise).  The readers report a failure as an
  * ERROR when err is NULL; otherwise they return false with the reason in
  * *err ("could not open it: Permission denied"), for callers that carry on
- * with a WARNING naming the file.
+ * with a WARNING naming the file.  Only regular files are opened: anything
+ * else (a FIFO, socket, device) is refused, 42809, before any blocking open.
  */
 typedef struct BloomFile
 {
@@ -107,7 +108,12 @@ typedef struct BloomFile
 } BloomFile;
 
 extern BLOOM_INTERNAL char *bloom_file_path(const char *path);
+/* CHECK_FOR_INTERRUPTS, as the core's bc_tick_hook (bc_tick.h) */
+extern BLOOM_INTERNAL void bloom_check_interrupts(void);
 extern BLOOM_INTERNAL bool bloom_file_open(BloomFile *f, const char *path, char **err);
+/* the same for a file that may not exist: false (errno ENOENT) if it does
+ * not, an ERROR for any other failure */
+extern BLOOM_INTERNAL bool bloom_file_open_may_lack(BloomFile *f, const char *path);
 extern BLOOM_INTERNAL bool bloom_file_read(BloomFile *f, int64 offset, uint8 *buf, size_t len,
 										   size_t *got, char **err);
 extern BLOOM_INTERNAL void bloom_file_close(BloomFile *f);
@@ -119,6 +125,9 @@ extern BLOOM_INTERNAL uint8 *bloom_file_read_all(const char *path, size_t max, s
 /* the same, the file's bytes placed after `room` bytes left for the caller */
 extern BLOOM_INTERNAL uint8 *bloom_file_read_all_after(const char *path, size_t room, size_t max,
 													   size_t *len, char **err);
+/* the whole of a file that may not exist: NULL (errno ENOENT) if it does
+ * not, an ERROR for any other failure */
+extern BLOOM_INTERNAL uint8 *bloom_file_read_all_may_lack(const char *path, size_t max, size_t *len);
 
 /* bloom_util.c: the SQLSTATE of a core status, a bytea of some bytes */
 extern BLOOM_INTERNAL int bloom_sqlstate(bc_status st);

@@ -305,6 +305,32 @@ run "$T/missing.log" --label m "$T/no-such-dir"
 expect "missing directory: exit status 2" "$RC" 2
 expect "missing directory: message" "$(grep -c "cannot read directory $T/no-such-dir: No such file or directory" "$T/missing.log")" 1
 
+# --- files that are not what they should be (test/make-hostile.sh, files) ---
+# a FIFO in a component's place is not a component (the walk lists regular
+# files only) and is never opened (an open would wait for a writer forever;
+# src/core/bc_open_posix.c refuses one met anyway, test/unit/test_open.c):
+# the SSTable loads without it, or, without its Data.db, is orphaned and not
+# loaded; folders linked into a lattice (d0 .. d12, two links each to the
+# next: 4,096 paths) give their SSTable once
+H=$BC_CLUSTER_DIR/files/hostile
+test/make-hostile.sh "$SST" "$H"
+got_fifo=()
+for c in index summary statistics filter partitions data; do
+	RC=0
+	LAST_LOG=$T/fifo-$c.log
+	timeout 60 "$LOAD" -U loader --label "fifo-$c" --keys "$H/files/fifo-$c" >"$LAST_LOG" 2>&1 || RC=$?
+	got_fifo+=("$c:$RC:$(q -c "SELECT count(*) || '/' || count(*) FILTER (WHERE '$c' = ANY (
+		SELECT lower(regexp_replace(x, '\.db$', '')) FROM unnest(components) x))
+		FROM cassandra_sstable_files WHERE label = 'fifo-$c'")")
+done
+expect "FIFO components: no hang (exit status 0), each SSTable loaded without its FIFO (rows/with it), orphaned without Data.db" \
+	"${got_fifo[*]}" "index:0:1/0 summary:0:1/0 statistics:0:1/0 filter:0:1/0 partitions:0:1/0 data:0:0/0"
+run "$T/lattice.log" --label lattice "$H/files/lattice/d0"
+expect "lattice: the SSTable loaded once (4,096 paths)" \
+	"$(q -c "SELECT count(*) || ' ' || count(DISTINCT path) FROM cassandra_sstable_files WHERE label = 'lattice'")" "1 1"
+expect "lattice: each second link skipped with a message naming the path walked" \
+	"$(grep -c "skipping directory $H/files/lattice/d0/\(a/\)*b: already walked as $H/files/lattice/d0/\(a/\)*a (the same directory, through a symbolic link)" "$T/lattice.log")" 12
+
 # wrong password: scram for one role, over the unix socket
 q -c "SET password_encryption = 'scram-sha-256'" -c "CREATE ROLE pwuser LOGIN PASSWORD 'right'"
 hba=$(q -c 'SHOW hba_file')

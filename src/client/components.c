@@ -8,15 +8,14 @@
 #define _FILE_OFFSET_BITS 64
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bc_index.h"
 #include "bc_key_range.h"
+#include "bc_open.h"
 #include "bc_partitions.h"
 #include "bc_status.h"
 #include "load.h"
@@ -31,6 +30,43 @@ component_path(const ld_sstable *s, const char *component)
 
 	snprintf(p, n, "%s-%s", s->prefix, component);
 	return p;
+}
+
+/*
+ * A component opened for reading, or NULL after reporting why not: only a
+ * regular file is opened (bc_open_regular), so that a FIFO in a component's
+ * place can never block the load.
+ */
+static int
+open_regular(const ld_sstable *s, const char *component, const char *path, int64_t *size)
+{
+	int			fd;
+	const char *kind;
+	bc_open_status st = bc_open_regular(path, bc_open_posix, bc_close_posix, NULL, &fd, size, &kind);
+
+	if (st == BC_OPEN_NOT_REGULAR)
+		ld_error("%s: cannot read %s: it is not a regular file: it is %s", s->prefix, component, kind);
+	else if (st != BC_OPEN_OK)
+		ld_error("%s: cannot read %s: %s", s->prefix, component, strerror(errno));
+	return fd;
+}
+
+static FILE *
+open_stream(const ld_sstable *s, const char *component, const char *path)
+{
+	int64_t		size;
+	int			fd = open_regular(s, component, path, &size);
+	FILE	   *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "rb");
+	if (f == NULL)
+	{
+		ld_error("%s: cannot read %s: %s", s->prefix, component, strerror(errno));
+		close(fd);
+	}
+	return f;
 }
 
 /* the whole of a component (when the SSTable has it); 0 after an error */
@@ -48,10 +84,9 @@ ld_read_component(const ld_sstable *s, const char *component, int64_t max, blob 
 	if (size < 0)
 		return 1;
 	path = component_path(s, component);
-	f = fopen(path, "rb");
+	f = open_stream(s, component, path);
 	if (f == NULL)
 	{
-		ld_error("%s: cannot read %s: %s", s->prefix, component, strerror(errno));
 		free(path);
 		return 0;
 	}
@@ -137,21 +172,16 @@ static int
 open_component(const ld_sstable *s, const char *component, ld_file *f, bc_reader *r)
 {
 	char	   *path = component_path(s, component);
-	struct stat st;
+	int64_t		size;
 
 	f->err = 0;
-	f->fd = open(path, O_RDONLY);
+	f->fd = open_regular(s, component, path, &size);
 	free(path);
-	if (f->fd < 0 || fstat(f->fd, &st) != 0)
-	{
-		ld_error("%s: cannot read %s: %s", s->prefix, component, strerror(errno));
-		if (f->fd >= 0)
-			close(f->fd);
+	if (f->fd < 0)
 		return 0;
-	}
 	r->read = file_read;
 	r->arg = f;
-	r->size = (uint64_t) st.st_size;
+	r->size = (uint64_t) size;
 	return 1;
 }
 

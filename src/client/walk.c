@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bc_open.h"
 #include "bc_sstable_dir.h"
 #include "load.h"
 
@@ -103,9 +104,14 @@ static int
 walk_list(void *arg, bc_walk *bw, const char *dir, int root)
 {
 	walker	   *w = arg;
-	DIR		   *d = opendir(dir);
+	DIR		   *d;
 	struct dirent *de;
 
+	/* interrupted (SIGINT, SIGTERM): the folders left are walked as empty,
+	 * so that the walk ends without reading the rest of the node */
+	if (ld_stop_requested)
+		return 1;
+	d = opendir(dir);
 	if (d == NULL)
 	{
 		if (w->report || root)
@@ -114,7 +120,7 @@ walk_list(void *arg, bc_walk *bw, const char *dir, int root)
 			(*w->warnings)++;
 		return 0;
 	}
-	while ((errno = 0, de = readdir(d)) != NULL)
+	while (!ld_stop_requested && (errno = 0, de = readdir(d)) != NULL)
 	{
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
 		{
@@ -125,7 +131,7 @@ walk_list(void *arg, bc_walk *bw, const char *dir, int root)
 			bc_walk_add_name_stat(bw, de->d_name, &st);
 		}
 	}
-	if (errno != 0 && w->report)
+	if (!ld_stop_requested && errno != 0 && w->report)
 	{
 		ld_error("skipping the rest of directory %s: %s", dir, strerror(errno));
 		(*w->warnings)++;
@@ -139,17 +145,26 @@ static char *
 walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 {
 	walker	   *w = arg;
-	FILE	   *f = fopen(path, "rb");
+	FILE	   *f = NULL;
 	char	   *data;
 	size_t		got;
+	int			fd;
+	int64_t		size;
+	const char *kind;
+	bc_open_status st;
 
 	*len = 0;
+	/* a regular file only: a FIFO would block the open (bc_open.h) */
+	st = bc_open_regular(path, bc_open_posix, bc_close_posix, NULL, &fd, &size, &kind);
+	if (st == BC_OPEN_OK && (f = fdopen(fd, "rb")) == NULL)
+		close(fd);
 	if (f == NULL)
 	{
 		if (w->report)
 		{
-			ld_error("skipping transaction log %s: %s (the SSTables it names are taken as live)",
-					 path, strerror(errno));
+			ld_error("skipping transaction log %s: %s%s (the SSTables it names are taken as live)",
+					 path, st == BC_OPEN_NOT_REGULAR ? "it is not a regular file: it is " : "",
+					 st == BC_OPEN_NOT_REGULAR ? kind : strerror(errno));
 			(*w->warnings)++;
 		}
 		return NULL;
@@ -195,6 +210,10 @@ walk_problem(void *arg, const bc_walk_report *r)
 			break;
 		case BC_WALK_LINK_LOOP:
 			ld_error("skipping directory %s: a link to a directory above it", r->path);
+			break;
+		case BC_WALK_ALREADY_WALKED:
+			ld_error("skipping directory %s: already walked as %s (the same directory, through a symbolic link)",
+					 r->path, r->first_path);
 			break;
 		case BC_WALK_TOO_DEEP:
 			ld_error("skipping directory %s: more than %d directories deep", r->path,

@@ -53,6 +53,9 @@ typedef enum bc_walk_problem
 	BC_WALK_STAT_FAILED,		/* a folder or file could not be stat'ed */
 	BC_WALK_NOT_DIRECTORY,		/* the root is not a folder */
 	BC_WALK_LINK_LOOP,			/* a link back to a folder being walked */
+	BC_WALK_ALREADY_WALKED,		/* a folder walked before in this walk, met
+								 * again through a symbolic link: first_path
+								 * is the path it was walked by */
 	BC_WALK_TOO_DEEP,			/* more than BC_WALK_MAX_DEPTH folders deep */
 	/* transaction logs (bc_txn_log_scan), with lineno and reason: */
 	BC_WALK_TXN_CORRUPT,		/* one that fails LogFile.verify: Cassandra
@@ -76,6 +79,7 @@ typedef struct bc_walk_report
 								 * none) */
 	const char *reason;			/* for BC_WALK_TXN_*: what is wrong with it
 								 * (bc_txn_fault_message), else NULL */
+	const char *first_path;		/* for BC_WALK_ALREADY_WALKED */
 } bc_walk_report;
 
 /* one component file of an SSTable */
@@ -143,7 +147,14 @@ typedef struct bc_walk_ops
 } bc_walk_ops;
 
 /*
- * Walk the folder root and every folder below it (snapshots/ and backups/
+ * Walk the folder root and every folder below it, each folder once: one
+ * met again (the same device and inode, through a symbolic link) is
+ * skipped with BC_WALK_ALREADY_WALKED, so that links cannot make the walk
+ * list an SSTable twice, nor take time exponential in the links (folders
+ * d0 .. dn, each with two links to the next, are walked once each).  The
+ * walk keeps the device, inode and path of every folder it has entered,
+ * until it is closed: its memory grows with the folders walked, not with
+ * the paths that reach them. (snapshots/ and backups/
  * only when include_inactive), reporting the SSTables of each folder, in
  * name order, before descending into its subfolders.  0, or -1 when root
  * itself could not be walked (reported as a problem with root set).

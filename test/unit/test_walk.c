@@ -17,6 +17,7 @@
 #include "bc_sstable_dir.h"
 #include "bc_sstable_name.h"
 #include "bc_status.h"
+#include "bc_tick.h"
 #include "unit.h"
 
 /* errno values, as the callers would pass them back */
@@ -163,11 +164,13 @@ fs_error(memfs *fs, const char *path, int err)
 static fsent *
 fs_link(memfs *fs, const char *path, const char *target, const fsent *folder)
 {
+	uint64_t	dev = folder->dev,
+				ino = folder->ino;	/* fs_add may move the table */
 	fsent	   *e = fs_add(fs, path, K_DIR);
 
 	e->target = xstrdup(target);
-	e->dev = folder->dev;
-	e->ino = folder->ino;
+	e->dev = dev;
+	e->ino = ino;
 	return e;
 }
 
@@ -386,6 +389,8 @@ problem_name(bc_walk_problem p)
 			return "not_directory";
 		case BC_WALK_LINK_LOOP:
 			return "link_loop";
+		case BC_WALK_ALREADY_WALKED:
+			return "already_walked";
 		case BC_WALK_TOO_DEEP:
 			return "too_deep";
 		case BC_WALK_TXN_CORRUPT:
@@ -401,9 +406,10 @@ problem_name(bc_walk_problem p)
 static void
 op_problem(void *arg, const bc_walk_report *r)
 {
-	emit(arg, "P %s %s root=%d dir=%d err=%d line=%ld%s%s", problem_name(r->problem),
+	emit(arg, "P %s %s root=%d dir=%d err=%d line=%ld%s%s%s%s", problem_name(r->problem),
 		 r->path, r->root, r->is_directory, r->err, r->lineno, r->reason ? ": " : "",
-		 r->reason ? r->reason : "");
+		 r->reason ? r->reason : "", r->first_path ? " first=" : "",
+		 r->first_path ? r->first_path : "");
 }
 
 /* what every SSTable reported must hold, whatever its folder */
@@ -1188,6 +1194,170 @@ check_bounded(void)
 		  peak[0][0], peak[0][1], peak[1][0], peak[1][1]);
 }
 
+/*
+ * Symbolic links that reach one folder by many paths: folders d0 .. d12,
+ * each with two links a and b to the next, one SSTable in d12.  Followed
+ * naively, that is 2^12 = 4,096 paths to the SSTable; the walk enters each
+ * folder once (the first link, a, in name order) and skips the other (b),
+ * naming the path it was walked by, so the SSTable is reported once.  Two
+ * links to one folder side by side, and a link to a sibling folder walked
+ * before, are skipped too.  (check_bounded shows the set is not held per
+ * SSTable: two allocations, whatever the folders.)
+ */
+static void
+check_links(void)
+{
+	memfs		fs;
+	fsent	   *d[13];
+	char		path[700],
+				via[600],
+				line[1500];
+	char	   *want;
+	size_t		wl = 0;
+	int			i,
+				rc;
+
+	fs_init(&fs);
+	fs_dir(&fs, "/l");
+	for (i = 0; i <= 12; i++)
+	{
+		snprintf(path, sizeof(path), "/l/d%d", i);
+		d[i] = fs_dir(&fs, path);
+	}
+	for (i = 0; i < 12; i++)
+	{
+		snprintf(path, sizeof(path), "/l/d%d/a", i);
+		snprintf(via, sizeof(via), "/l/d%d", i + 1);
+		fs_link(&fs, path, via, d[i + 1]);
+		snprintf(path, sizeof(path), "/l/d%d/b", i);
+		fs_link(&fs, path, via, d[i + 1]);
+	}
+	fs_file(&fs, "/l/d12/nb-1-big-Data.db", 7, 8);
+
+	/* from d0: d1 .. d12 by a/a/..., each b skipped */
+	want = malloc(65536);
+	want[0] = '\0';
+	strcpy(via, "/l/d0");
+	for (i = 0; i < 12; i++)
+	{
+		snprintf(path, sizeof(path), "%s/b", via);
+		strcat(via, "/a");
+		snprintf(line, sizeof(line), "P already_walked %s root=0 dir=1 err=0 line=0 first=%s\n",
+				 path, via);
+		/* a folder's subfolders are walked after its SSTables: the skips
+		 * come out deepest first, after the SSTable */
+		memmove(want + strlen(line), want, wl + 1);
+		memcpy(want, line, strlen(line));
+		wl += strlen(line);
+	}
+	snprintf(line, sizeof(line),
+			 "S %s/nb-1-big d=nb-1-big v=nb g=1 big ks=a t=a snap=- live Data.db:7:8\n", via);
+	memmove(want + strlen(line), want, wl + 1);
+	memcpy(want, line, strlen(line));
+	wl += strlen(line);
+	rc = run(&fs, "/l/d0", 0);
+	CHECK(rc == 0 && fs.nsstable == 1 && fs.nlist == 13,
+		  "lattice: %d, %ld SSTables (4,096 without the set), %ld folders listed", rc,
+		  fs.nsstable, fs.nlist);
+	check_out(&fs, want, "lattice");
+	CHECK(run_iter(&fs, "/l/d0", 0, -1) == 0 && fs.nsstable == 1 && fs.nlist == 13,
+		  "lattice, one at a time: %ld SSTables, %ld folders listed", fs.nsstable, fs.nlist);
+	check_out(&fs, want, "lattice, one at a time");
+	CHECK(fs.nalloc == fs.nrelease, "lattice: %ld allocations, %ld releases", fs.nalloc,
+		  fs.nrelease);
+
+	/* from the parent: d0 first, and through it the others; each of them
+	 * met again by its own name is skipped */
+	rc = run(&fs, "/l", 0);
+	CHECK(rc == 0 && fs.nsstable == 1 && fs.nlist == 14,
+		  "lattice from its parent: %d, %ld SSTables, %ld folders listed", rc, fs.nsstable,
+		  fs.nlist);
+	CHECK(strstr(fs.out, "P already_walked /l/d1 root=0 dir=1 err=0 line=0 first=/l/d0/a\n")
+		  != NULL && strstr(fs.out, "P already_walked /l/d12 root=0 dir=1 err=0 line=0 "
+							"first=/l/d0/a/a/a/a/a/a/a/a/a/a/a/a\n") != NULL &&
+		  strstr(fs.out, "S /l/d0/a/a/a/a/a/a/a/a/a/a/a/a/nb-1-big ") != NULL,
+		  "lattice from its parent: %s", fs.out);
+	free(want);
+	fs_free(&fs);
+
+	/* two links to one folder in one folder, and the folder itself */
+	fs_init(&fs);
+	fs_dir(&fs, "/t");
+	d[0] = fs_dir(&fs, "/t/data");
+	fs_file(&fs, "/t/data/nb-1-big-Data.db", 1, 1);
+	fs_link(&fs, "/t/link1", "/t/data", d[0]);
+	fs_link(&fs, "/t/link2", "/t/data", d[0]);
+	rc = run(&fs, "/t", 0);
+	CHECK(rc == 0 && fs.nsstable == 1, "two links: %d, %ld SSTables", rc, fs.nsstable);
+	check_out(&fs,
+			  "S /t/data/nb-1-big d=nb-1-big v=nb g=1 big ks=t t=data snap=- live Data.db:1:1\n"
+			  "P already_walked /t/link1 root=0 dir=1 err=0 line=0 first=/t/data\n"
+			  "P already_walked /t/link2 root=0 dir=1 err=0 line=0 first=/t/data\n",
+			  "two links");
+	fs_free(&fs);
+
+	/* many folders: the set grows past its first size and keeps them all */
+	fs_init(&fs);
+	fs_dir(&fs, "/g");
+	for (i = 0; i < 300; i++)
+	{
+		snprintf(path, sizeof(path), "/g/f%03d", i);
+		d[0] = fs_dir(&fs, path);
+		snprintf(path, sizeof(path), "/g/z%03d", i);
+		snprintf(via, sizeof(via), "/g/f%03d", i);
+		fs_link(&fs, path, via, d[0]);	/* before d[0] can move */
+		snprintf(path, sizeof(path), "/g/f%03d/nb-%d-big-Data.db", i, i + 1);
+		fs_file(&fs, path, 1, 1);
+	}
+	rc = run(&fs, "/g", 0);
+	CHECK(rc == 0 && fs.nsstable == 300 && fs.nlist == 301,
+		  "300 folders and 300 links: %d, %ld SSTables, %ld folders listed", rc, fs.nsstable,
+		  fs.nlist);
+	CHECK(strstr(fs.out, "P already_walked /g/z299 root=0 dir=1 err=0 line=0 first=/g/f299\n")
+		  != NULL, "300 folders and 300 links: the last link");
+	fs_free(&fs);
+}
+
+/*
+ * The walk calls the core's tick hook (bc_tick.h: CHECK_FOR_INTERRUPTS on
+ * the server) while it goes through the names of a folder, once every
+ * 1,024: a folder of 5,000 names, none of them an SSTable, calls it 5 times
+ * (names 0, 1024, ... 4096), so that statement_timeout and
+ * pg_cancel_backend stop a walk of a folder of millions of names.
+ */
+static long ticks;
+
+static void
+count_tick(void)
+{
+	ticks++;
+}
+
+static void
+check_tick(void)
+{
+	memfs		fs;
+	char		path[64];
+	int			i,
+				rc;
+
+	fs_init(&fs);
+	fs_dir(&fs, "/k");
+	for (i = 0; i < 5000; i++)
+	{
+		snprintf(path, sizeof(path), "/k/junk-%d", i);
+		fs_file(&fs, path, 1, 1);
+	}
+	ticks = 0;
+	bc_tick_hook = count_tick;
+	run_reset(&fs);
+	rc = bc_walk_run(&ops, &fs, "/k", 0);
+	bc_tick_hook = NULL;
+	CHECK(rc == 0 && fs.nsstable == 0 && ticks == 5, "tick: %d, %ld SSTables, %ld ticks", rc,
+		  fs.nsstable, ticks);
+	fs_free(&fs);
+}
+
 void
 suite_walk(void)
 {
@@ -1198,6 +1368,8 @@ suite_walk(void)
 	check_depth();
 	check_many();
 	check_bounded();
+	check_links();
+	check_tick();
 
 	memset(&none, 0, sizeof(none));
 	CHECK(bc_walk_component_size(&none, "Data.db") == -1, "no components");

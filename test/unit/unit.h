@@ -120,6 +120,7 @@ void		suite_partitions(void);	/* test_partitions.c */
 void		suite_scylladb(void);
 void		suite_compression(void);	/* test_compression.c */
 void		suite_walk(void);	/* test_walk.c */
+void		suite_open(void);	/* test_open.c */
 void		suite_key_range(void);	/* test_key_range.c */
 void		suite_lookup(void);	/* test_lookup.c */
 void		suite_partitioner(void);	/* test_partitioner.c */

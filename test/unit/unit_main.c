@@ -314,6 +314,7 @@ main(int argc, char **argv)
 		{"scylladb", suite_scylladb},
 		{"compression", suite_compression},
 		{"walk", suite_walk},
+		{"open", suite_open},
 		{"key_range", suite_key_range},
 		{"partitioner", suite_partitioner},
 		{"lookup", suite_lookup},
