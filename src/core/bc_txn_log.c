@@ -62,6 +62,7 @@
 
 #include "bc_endian.h"
 #include "bc_status.h"
+#include "bc_tick.h"
 #include "bc_txn_log.h"
 
 static int
@@ -546,6 +547,8 @@ first_repeat(const char *data, size_t len, txn_key *keys, size_t n)
 	{
 		txn_key		t = keys[0];
 
+		BC_TICK(i);
+
 		keys[0] = keys[i];
 		keys[i] = t;
 		sift_down(data, keys, 0, i);
@@ -642,6 +645,7 @@ bc_txn_log_scan(const char *data, size_t len, void *scratch,
 	while (next_line(&p, end, &line, &llen, &cut))
 	{
 		lineno++;
+		BC_TICK(lineno);
 		if (bc_txn_record_parse(line, llen, &r) != BC_OK)
 		{
 			if (unknown != 0)
@@ -687,6 +691,8 @@ bc_txn_log_scan(const char *data, size_t len, void *scratch,
 	for (lineno = 1; lineno <= last_read && next_line(&p, end, &line, &llen, &cut); lineno++)
 	{
 		bc_txn_fault fault = BC_TXN_FAULT_NONE;
+
+		BC_TICK(lineno);
 
 		if (bc_txn_record_parse(line, llen, &r) != BC_OK)
 			fault = BC_TXN_FAULT_SYNTAX;
