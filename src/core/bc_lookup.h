@@ -4,7 +4,7 @@
  * Cassandra's BigTableReader.getPosition makes for an exact key: a binary
  * search of Summary.db's samples (IndexSummary.binarySearch), then one
  * sampling interval of Index.db, reading each entry's key and skipping its
- * promoted index without reading it.  Everything is read through the
+ * promoted index without reading it, up to the first key past it.  Everything is read through the
  * caller's bc_reader, a few small reads at a time.
  */
 #ifndef BC_LOOKUP_H
@@ -32,8 +32,9 @@ typedef struct bc_lookup_stats
 	bc_status	summary_status; /* BC_OK, or why Summary.db was not used */
 } bc_lookup_stats;
 
-/* scratch bytes a lookup needs: one Summary.db or Index.db entry */
-#define BC_LOOKUP_SCRATCH ((size_t) 65536 + 64)
+/* scratch bytes a lookup needs: two Summary.db or Index.db entries (a
+ * sample's key or the previous entry's, and the entry read) */
+#define BC_LOOKUP_SCRATCH ((size_t) 2 * (65536 + 64))
 
 /*
  * Whether the BIG SSTable of the given version holds partition key key:
