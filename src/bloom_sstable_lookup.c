@@ -24,7 +24,6 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "common/md5.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -33,18 +32,6 @@
 #include "bc_lookup.h"
 #include "bc_status.h"
 #include "bloom_sstable_open.h"
-
-/* RandomPartitioner's tokens: the server's MD5 */
-static void
-server_md5(const void *data, size_t len, uint8_t out[16])
-{
-	const char *errstr = NULL;
-
-	if (!pg_md5_binary(data, len, out, &errstr))
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not compute an MD5 hash: %s", errstr ? errstr : "unknown error")));
-}
 
 static bool
 big_has_key(const char *prefix, const char *version, bc_partitioner p,
@@ -59,7 +46,7 @@ big_has_key(const char *prefix, const char *version, bc_partitioner p,
 	have_summary = bloom_component_open(prefix, "Summary.db", true, &comps[0]);
 	bloom_component_open(prefix, "Index.db", false, &comps[1]);
 	st = bc_big_lookup(have_summary ? &comps[0].reader : NULL, &comps[1].reader,
-					   version, strlen(version), p, server_md5, key, key_len,
+					   version, strlen(version), p, bloom_md5, key, key_len,
 					   palloc(BC_LOOKUP_SCRATCH), &found, &stats);
 	if (st != BC_OK)
 		bloom_components_error(st, version, comps, 2,

@@ -319,6 +319,7 @@ main(int argc, char **argv)
 		{"lookup", suite_lookup},
 		{"trie", suite_trie},
 		{"trie_keys", suite_trie_keys},
+		{"agreement", suite_agreement},
 		{"trie_scylladb", suite_trie_scylladb},
 		{"cqltype", suite_cqltype},
 		{"cqlvalue", suite_cqlvalue},
