@@ -116,7 +116,8 @@ REGRESS = \
 	16_lookup \
 	17_codecs \
 	18_agg_states \
-	19_cql_keys
+	19_cql_keys \
+	22_components
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and

@@ -243,13 +243,15 @@ index_entry(const bc_reader *r, bc_index_era era, int negative_is_none, uint64_t
  * each promoted index skipped by its size, until the key or, in a known
  * order, the first key past it.  sample (sample_len bytes, in bufs[0]) is
  * the key Summary.db says is at from, or NULL from the start of the file.
- * bufs: two entry buffers, the previous key kept in one for the order.
+ * to_end: read on past the key to the end of the file, every key checked
+ * in order.  bufs: two entry buffers, the previous key kept in one for
+ * the order.
  */
 static bc_status
 index_scan(const bc_reader *r, bc_index_era era, int negative_is_none,
 		   bc_partitioner p, bc_md5_fn md5, int ordered,
 		   const uint8_t *key, size_t key_len, uint64_t from,
-		   const uint8_t *sample, size_t sample_len, uint8_t *bufs[2],
+		   const uint8_t *sample, size_t sample_len, int to_end, uint8_t *bufs[2],
 		   int *found, bc_lookup_stats *stats)
 {
 	uint64_t	off = from;
@@ -299,7 +301,7 @@ index_scan(const bc_reader *r, bc_index_era era, int negative_is_none,
 			*found = 1;
 			return BC_OK;
 		}
-		if (ordered && c > 0)
+		if (ordered && c > 0 && !to_end)
 			return BC_OK;		/* past the key: it is not there */
 		prev = buf;
 		prev_len = klen;
@@ -349,7 +351,7 @@ bc_big_lookup(const bc_reader *summary, const bc_reader *index,
 		 */
 		if (st == BC_OK && absent)
 			return index_scan(index, era, negative_is_none, p, md5, ordered, key, key_len,
-							  0, NULL, 0, bufs, found, stats);
+							  0, NULL, 0, 0, bufs, found, stats);
 		if (st == BC_OK)
 		{
 			/*
@@ -360,7 +362,7 @@ bc_big_lookup(const bc_reader *summary, const bc_reader *index,
 			 * costs one entry more at most.
 			 */
 			st = index_scan(index, era, negative_is_none, p, md5, ordered, key, key_len,
-							from, bufs[0], sample_len, bufs, found, stats);
+							from, bufs[0], sample_len, 0, bufs, found, stats);
 			if (st != BC_ERR_SUMMARY_INDEX)
 				return st;
 		}
@@ -373,11 +375,16 @@ bc_big_lookup(const bc_reader *summary, const bc_reader *index,
 		 * a Summary.db that does not deserialize is "corrupted; delete it
 		 * and fall back to creating a new summary" from Index.db; so
 		 * Index.db alone answers, read from its start.  So too for one
-		 * that does not match Index.db (above).
+		 * that does not match Index.db (above).  A damaged index may
+		 * be damaged in Index.db too: an absent key is answered only
+		 * after every key of Index.db was read in order, as
+		 * cassandra_sstable_keys reads them.
 		 */
 		stats->summary_status = st;
 		stats->bounded = 0;
+		return index_scan(index, era, negative_is_none, p, md5, ordered, key, key_len,
+						  0, NULL, 0, 1, bufs, found, stats);
 	}
 	return index_scan(index, era, negative_is_none, p, md5, ordered, key, key_len,
-					  0, NULL, 0, bufs, found, stats);
+					  0, NULL, 0, 0, bufs, found, stats);
 }
