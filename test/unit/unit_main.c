@@ -320,6 +320,7 @@ main(int argc, char **argv)
 		{"trie", suite_trie},
 		{"trie_keys", suite_trie_keys},
 		{"agreement", suite_agreement},
+		{"data_bounds", suite_data_bounds},
 		{"trie_scylladb", suite_trie_scylladb},
 		{"cqltype", suite_cqltype},
 		{"cqlvalue", suite_cqlvalue},
