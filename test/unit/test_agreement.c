@@ -76,16 +76,21 @@ big_keys(const char *version, bc_partitioner p, const uint8_t *idx, size_t il, u
 	for (;;)
 	{
 		if (bc_index_next(&c, &e, &got) != BC_OK)
-			return -1;
+			goto fail;
 		if (!got)
 			break;
 		if (n == cap)
-			return -1;
+			goto fail;
 		keys[n] = malloc(e.key_len + 1);
 		memcpy(keys[n], e.key, e.key_len);
 		lens[n++] = e.key_len;
 	}
-	return bc_index_finish(&c) == BC_OK ? n : -1;
+	if (bc_index_finish(&c) == BC_OK)
+		return n;
+fail:
+	while (n > 0)
+		free(keys[--n]);
+	return -1;
 }
 
 static void
