@@ -5,13 +5,16 @@
  * whatever their size:
  *
  *   BIG   a binary search of Summary.db, then one sampling interval of
- *         Index.db, promoted indexes skipped (bc_lookup.c); Index.db read
- *         from its start where the partitioner's order is not known
- *         (LocalPartitioner, OrderPreservingPartitioner) or there is no
- *         Summary.db
+ *         Index.db and the entry after it, promoted indexes skipped, keys
+ *         checked in order (bc_lookup.c); Index.db read from its start
+ *         where the partitioner's order is not known (LocalPartitioner,
+ *         OrderPreservingPartitioner) or there is no Summary.db, and to its
+ *         end, with a WARNING, where Summary.db cannot be read or does not
+ *         match Index.db
  *   trie  (BTI da, DataStax bb, ScyllaDB mt) one walk of Partitions.db's
- *         trie to a leaf, its hash byte, and one key read from Rows.db or
- *         Data.db, compressed or not (bc_trie_keys.c); ScyllaDB's ms, whose
+ *         trie to a leaf, and one key read from Rows.db or Data.db,
+ *         compressed or not, then the leaf's hash byte checked against it
+ *         (bc_trie_keys.c); ScyllaDB's ms, whose
  *         key part of the trie needs the table's schema, by its token part,
  *         then each key of that token (almost always none or one) compared
  *
