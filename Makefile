@@ -123,6 +123,7 @@ REGRESS = \
 	19_cql_keys \
 	20_recursion \
 	21_files \
+	22_components \
 	23_txn_logs
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 

@@ -47,6 +47,7 @@ typedef struct SSTableKeysState
 	uint8	   *piece;
 	size_t		piece_len;
 	bc_index_cursor cursor;
+	bc_key_order order;			/* Index.db's keys in the partitioner's order */
 } SSTableKeysState;
 
 static void
@@ -109,6 +110,13 @@ sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo)
 	s->index_path = bloom_file_path(psprintf("%s-Index.db", prefix));
 	if (st != BC_OK)
 		bloom_component_error(st, "Index.db", s->version, s->index_path, 0);
+
+	/*
+	 * Each key checked to be in the partitioner's order, as a lookup
+	 * (bc_big_lookup) reads them: a key listed here is one it finds.
+	 */
+	bc_key_order_init(&s->order, bloom_sstable_order(prefix, s->version), bloom_md5);
+	bc_index_set_order(&s->cursor, &s->order);
 
 	RegisterExprContextCallback(rsinfo->econtext, close_index_callback, PointerGetDatum(s));
 	bloom_file_open(&s->file, s->index_path, NULL);

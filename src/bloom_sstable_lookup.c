@@ -5,13 +5,16 @@
  * whatever their size:
  *
  *   BIG   a binary search of Summary.db, then one sampling interval of
- *         Index.db, promoted indexes skipped (bc_lookup.c); Index.db read
- *         from its start where the partitioner's order is not known
- *         (LocalPartitioner, OrderPreservingPartitioner) or there is no
- *         Summary.db
+ *         Index.db and the entry after it, promoted indexes skipped, keys
+ *         checked in order (bc_lookup.c); Index.db read from its start
+ *         where the partitioner's order is not known (LocalPartitioner,
+ *         OrderPreservingPartitioner) or there is no Summary.db, and to its
+ *         end, with a WARNING, where Summary.db cannot be read or does not
+ *         match Index.db
  *   trie  (BTI da, DataStax bb, ScyllaDB mt) one walk of Partitions.db's
- *         trie to a leaf, its hash byte, and one key read from Rows.db or
- *         Data.db, compressed or not (bc_trie_keys.c); ScyllaDB's ms, whose
+ *         trie to a leaf, and one key read from Rows.db or Data.db,
+ *         compressed or not, then the leaf's hash byte checked against it
+ *         (bc_trie_keys.c); ScyllaDB's ms, whose
  *         key part of the trie needs the table's schema, by its token part,
  *         then each key of that token (almost always none or one) compared
  *
@@ -24,7 +27,6 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "common/md5.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -33,18 +35,6 @@
 #include "bc_lookup.h"
 #include "bc_status.h"
 #include "bloom_sstable_open.h"
-
-/* RandomPartitioner's tokens: the server's MD5 */
-static void
-server_md5(const void *data, size_t len, uint8_t out[16])
-{
-	const char *errstr = NULL;
-
-	if (!pg_md5_binary(data, len, out, &errstr))
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not compute an MD5 hash: %s", errstr ? errstr : "unknown error")));
-}
 
 static bool
 big_has_key(const char *prefix, const char *version, bc_partitioner p,
@@ -59,7 +49,7 @@ big_has_key(const char *prefix, const char *version, bc_partitioner p,
 	have_summary = bloom_component_open(prefix, "Summary.db", true, &comps[0]);
 	bloom_component_open(prefix, "Index.db", false, &comps[1]);
 	st = bc_big_lookup(have_summary ? &comps[0].reader : NULL, &comps[1].reader,
-					   version, strlen(version), p, server_md5, key, key_len,
+					   version, strlen(version), p, bloom_md5, key, key_len,
 					   palloc(BC_LOOKUP_SCRATCH), &found, &stats);
 	if (st != BC_OK)
 		bloom_components_error(st, version, comps, 2,

@@ -9,6 +9,8 @@
  */
 #include "postgres.h"
 
+#include "common/md5.h"
+
 #include "bc_key_range.h"
 #include "bc_statistics.h"
 #include "bc_status.h"
@@ -87,6 +89,31 @@ bloom_sstable_partitioner(const char *prefix, const char *version, char **name)
 		bloom_component_error(rc, "Statistics.db", version, path, 0);
 	*name = pnstrdup((const char *) st.partitioner, st.partitioner_len);
 	return bc_partitioner_of(*name, strlen(*name));
+}
+
+bc_partitioner
+bloom_sstable_order(const char *prefix, const char *version)
+{
+	char	   *path;
+	size_t		len;
+	uint8	   *data = read_component(prefix, "Statistics.db", &len, &path);
+	bc_statistics st;
+
+	if (data == NULL ||
+		bc_statistics_parse(data, len, version, strlen(version), &st) != BC_OK)
+		return BC_PARTITIONER_OTHER;
+	return bc_partitioner_of((const char *) st.partitioner, st.partitioner_len);
+}
+
+void
+bloom_md5(const void *data, size_t len, uint8_t out[16])
+{
+	const char *errstr = NULL;
+
+	if (!pg_md5_binary(data, len, out, &errstr))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not compute an MD5 hash: %s", errstr ? errstr : "unknown error")));
 }
 
 /* the chunk buffers of a compressed Data.db, in the caller's context */

@@ -50,6 +50,16 @@ BLOOM_NORETURN extern BLOOM_INTERNAL void bloom_components_error(bc_status st, c
 extern BLOOM_INTERNAL bc_partitioner bloom_sstable_partitioner(const char *prefix, const char *version,
 															   char **name);
 
+/*
+ * The partitioner whose order an SSTable's keys are checked against while
+ * listed: Statistics.db's, BC_PARTITIONER_OTHER (no check) when it is
+ * missing or cannot be read (a listing does not need it).
+ */
+extern BLOOM_INTERNAL bc_partitioner bloom_sstable_order(const char *prefix, const char *version);
+
+/* RandomPartitioner's tokens: the server's MD5 (a bc_md5_fn) */
+extern BLOOM_INTERNAL void bloom_md5(const void *data, size_t len, uint8_t out[16]);
+
 /* a trie-indexed SSTable open for its keys: Partitions.db, Rows.db, Data.db */
 typedef struct BloomTrieSSTable
 {

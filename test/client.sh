@@ -34,6 +34,9 @@ test/make-node.sh "$SST" "$NODE"
 # copies in every compressor, with ScyllaDB's quirks, and damaged ones
 CODECS=$BC_CLUSTER_DIR/files/codecs
 test/make-codecs.sh "$SST" "$CODECS"
+# hostile copies: positions and lengths one component gives another
+HOSTILE=$BC_CLUSTER_DIR/files/hostile
+test/make-hostile.sh "$SST" "$HOSTILE"
 [[ $(id -u) -ne 0 ]] || chown -R postgres: "$BC_CLUSTER_DIR/files"
 T=$BC_CLUSTER_DIR/files/work
 mkdir -p "$T"
@@ -210,6 +213,29 @@ expect "damaged codecs: an unknown compressor names CompressionInfo.db" \
 	"$(grep -c "corrupt/unknown-compressor/.*/bb-1-bti: CompressionInfo.db: Data.db is compressed with a compressor" "$T/corrupt-codecs.log")" 1
 expect "damaged codecs: nothing of them in the tables" \
 	"$(q -c "SELECT (SELECT count(*) FROM cassandra_sstable_files WHERE label = 'cr') + (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'cr')")" 0
+
+# --- components whose positions and lengths another cannot hold -------------
+# (test/make-hostile.sh, components; the server alike: sql/22_components.sql)
+run "$T/components.log" --label hc --keys "$HOSTILE/components"
+expect "components: exit status 1" "$RC" 1
+got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/components.log" | sed -E 's|.*/components/([^/]+)/.*|\1|' | sort | paste -sd' ')
+expect "components: the damaged ones are reported and not loaded" "$got" "chunk-data-2p30 index-order leaf-hash"
+expect "components: keys out of order name Index.db" \
+	"$(grep -c "components/index-order/mc-2-big: Index.db: Index.db partition keys are out of the partitioner's order" "$T/components.log")" 1
+expect "components: a leaf's hash byte names Partitions.db" \
+	"$(grep -c "components/leaf-hash/bb-1-bti: Partitions.db: a Partitions.db leaf's hash byte does not match" "$T/components.log")" 1
+expect "components: a chunk past what Data.db can hold names Data.db" \
+	"$(grep -c "components/chunk-data-2p30/bb-1-bti: Data.db: Data.db chunk does not decompress to its length" "$T/components.log")" 1
+expect "components: chunk lengths of 2^28 to 2^30 load cassandra_sstable_keys' keys" "$(q -c "
+	SELECT count(*) FILTER (WHERE f.path ~ '/chunk-2p(28|29|30)/') || ' ' ||
+	       count(*) FILTER (WHERE k.keys IS DISTINCT FROM
+	         (SELECT array_agg(x ORDER BY x) FROM cassandra_sstable_keys(f.path) x))
+	FROM cassandra_sstable_files f
+	LEFT JOIN (SELECT path, array_agg(key ORDER BY key) AS keys FROM cassandra_sstable_files_keys
+	           WHERE label = 'hc' GROUP BY path) k USING (path)
+	WHERE f.label = 'hc' AND f.path ~ '/chunk-2p'")" "3 0"
+expect "components: a Summary.db past Index.db's end loads its 5 keys" "$(q -c "
+	SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'hc' AND path ~ '/summary-past-index/'")" 5
 
 # --- interrupted, then run again ---------------------------------------------
 RC=0

@@ -253,7 +253,8 @@ index_key(void *arg, const bc_index_entry *e)
  * error (reported); fn returning non-zero stops with 0 too (it reports).
  */
 int
-ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, size_t len),
+ld_walk_index(const ld_sstable *s, const uint8_t *partitioner, size_t partitioner_len,
+			  int (*fn) (void *arg, const uint8_t *key, size_t len),
 			  void *arg, blob *first, blob *last)
 {
 	ld_file		f;
@@ -266,6 +267,13 @@ ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, siz
 	if (!open_component(s, "Index.db", &f, &r))
 		return 0;
 	w = ld_xmalloc(sizeof(bc_index_walk));
+	w->order = NULL;
+	if (partitioner != NULL)
+	{
+		w->order = ld_xmalloc(sizeof(bc_key_order));
+		bc_key_order_init(w->order, bc_partitioner_of((const char *) partitioner,
+													  partitioner_len), NULL);
+	}
 	piece = ld_xmalloc(INDEX_PIECE);
 	rc = bc_index_walk_run(w, &r, s->version, strlen(s->version), piece, INDEX_PIECE,
 						   fn ? index_key : NULL, &k);
@@ -277,6 +285,7 @@ ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, siz
 			blob_set(last, w->last, w->last_len);
 	}
 	free(piece);
+	free(w->order);
 	free(w);
 	return close_component(s, "Index.db", &f, rc);
 }

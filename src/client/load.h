@@ -141,8 +141,12 @@ int			ld_read_partitions_range(const ld_sstable *s, blob *first, blob *last);
 
 /* Index.db in bounded pieces: fn (if not NULL) for every key, stopping when
  * it returns non-zero; first and last (if not NULL) get the first and last
- * key; 0 after an error, reported */
-int			ld_walk_index(const ld_sstable *s, int (*fn) (void *arg, const uint8_t *key, size_t len),
+ * key; 0 after an error, reported.  partitioner (the class Statistics.db
+ * names, NULL for none): the keys are checked in its order, as
+ * cassandra_sstable_keys checks them (not RandomPartitioner's: no MD5
+ * here) */
+int			ld_walk_index(const ld_sstable *s, const uint8_t *partitioner, size_t partitioner_len,
+						  int (*fn) (void *arg, const uint8_t *key, size_t len),
 						  void *arg, blob *first, blob *last);
 
 /* every key of a trie-indexed SSTable in token order, fn as for

@@ -394,7 +394,7 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 		}
 		else if (ld_component_size(s, "Index.db") >= 0)
 		{
-			if (!ld_walk_index(s, NULL, NULL, &first, &last))
+			if (!ld_walk_index(s, NULL, 0, NULL, NULL, &first, &last))
 				goto done;
 		}
 		/* a trie-indexed SSTable's keys are ordered by its partitioner */
@@ -493,7 +493,7 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 		if (!ld_copy_start(&u->copy, u->copy_keys_sql, s->prefix, fatal))
 			goto fail;
 		if (trie ? !ld_walk_trie_keys(s, partitioner, partitioner_len, key_row, &sink) :
-			!ld_walk_index(s, key_row, &sink, NULL, NULL))
+			!ld_walk_index(s, partitioner, partitioner_len, key_row, &sink, NULL, NULL))
 		{
 			ld_copy_abort(&u->copy, s->prefix, fatal);
 			goto fail;

@@ -151,6 +151,12 @@ bc_index_init(bc_index_cursor *c, const char *version, size_t len)
 	return BC_OK;
 }
 
+void
+bc_index_set_order(bc_index_cursor *c, bc_key_order *o)
+{
+	c->order = o;
+}
+
 bc_status
 bc_index_feed(bc_index_cursor *c, const uint8_t *data, size_t len)
 {
@@ -351,6 +357,19 @@ bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
 					st = bc_index_promoted_size(c->era, c->negative_size_is_none, v, &size);
 					if (st != BC_OK)
 						return fail(c, st);
+
+					/*
+					 * Keys in the partitioner's order: Cassandra's writer
+					 * refuses a key not after the last one
+					 * (SSTableWriter.beforeAppend, "Last written key %s
+					 * >= current key %s") and its verifier one before it
+					 * (Verifier.verify, 5.0 SortedTableVerifier:
+					 * "Key out of order").  A lookup stops at the first
+					 * key past the one it seeks (bc_lookup.c): a key
+					 * listed out of order is one a lookup does not find.
+					 */
+					if (c->order != NULL && !bc_key_order_next(c->order, c->key, c->key_len))
+						return fail(c, BC_ERR_INDEX_KEY_ORDER);
 					c->promoted = (int64_t) size;
 					c->skip = size;
 					c->num_have = 0;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bc_partitioner.h"
 #include "bc_status.h"
 
 /* The layouts of Index.db and Summary.db, by SSTable version. */
@@ -80,10 +81,20 @@ typedef struct bc_index_cursor
 	uint8_t		num[9];
 	size_t		num_have;
 	size_t		num_need;
+	bc_key_order *order;
 	uint8_t		keybuf[BC_INDEX_MAX_KEY];
 } bc_index_cursor;
 
 bc_status	bc_index_init(bc_index_cursor *c, const char *version, size_t len);
+
+/*
+ * After bc_index_init: check every key against the partitioner's order
+ * through the caller's o (bc_key_order_init'ed, living as long as the
+ * cursor): a key that sorts before the one above it is
+ * BC_ERR_INDEX_KEY_ORDER.  Without it, only the Data.db positions are
+ * checked to increase.
+ */
+void		bc_index_set_order(bc_index_cursor *c, bc_key_order *o);
 bc_status	bc_index_feed(bc_index_cursor *c, const uint8_t *data, size_t len);
 bc_status	bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got);
 bc_status	bc_index_finish(bc_index_cursor *c);

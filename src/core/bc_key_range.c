@@ -73,6 +73,7 @@ bc_index_walk_run(bc_index_walk *w, const bc_reader *r,
 	rc = bc_index_init(&w->cursor, version, version_len);
 	if (rc != BC_OK)
 		return rc;
+	bc_index_set_order(&w->cursor, w->order);
 	for (;;)
 	{
 		size_t		got;

@@ -34,9 +34,12 @@ bc_status	bc_partitions_range(const bc_reader *r, uint8_t *keys,
 /*
  * A walk of a whole Index.db, in pieces of the caller's buffer: the
  * entries' count and the first and last keys.  About 200 kB: allocate it.
+ * order: set by the caller before bc_index_walk_run, NULL or keys checked
+ * in a partitioner's order (bc_index_set_order).
  */
 typedef struct bc_index_walk
 {
+	bc_key_order *order;
 	bc_index_cursor cursor;
 	uint64_t	nkeys;
 	size_t		first_len;

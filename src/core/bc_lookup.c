@@ -8,7 +8,11 @@
  * order).  A scan stops at the first entry past the key; each entry's
  * promoted (row) index is skipped by its size, never read.  So a lookup
  * reads O(log samples) small pieces of Summary.db and at most one sampling
- * interval of Index.db, whatever the SSTable's size.
+ * interval of Index.db and one entry more, whatever the SSTable's size.
+ * The sample a search lands on must be at its position in Index.db (else
+ * Index.db is read from its start, with the reason in the stats), and the
+ * keys scanned in order (else BC_ERR_INDEX_KEY_ORDER), so that a key
+ * cassandra_sstable_keys lists is never answered "absent".
  *
  * Summary.db is searched in place (ja and later: its LE32 offsets give
  * each sample's key and Index.db position); 1.2's list of samples (ia ..
@@ -93,15 +97,16 @@ summary_sample(const bc_reader *r, uint64_t base, uint64_t region_len, int32_t c
 }
 
 /*
- * The Index.db range [*from, *to) that holds key if any entry does, from a
- * binary search of Summary.db (IndexSummary.binarySearch and
- * getScanPositionFromBinarySearchResult); *absent when the key sorts
- * before the first sample, the SSTable's first key.
+ * The Index.db entry to scan from for key, from a binary search of
+ * Summary.db (IndexSummary.binarySearch and
+ * getScanPositionFromBinarySearchResult): the last sample at or before the
+ * key, its key left in buf (*sample_len bytes) and its position in *from;
+ * *absent when the key sorts before the first sample.
  */
 static bc_status
 summary_search(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn md5,
 			   const uint8_t *key, size_t key_len, uint8_t *buf,
-			   uint64_t *from, uint64_t *to, int *absent, bc_lookup_stats *stats)
+			   uint64_t *from, size_t *sample_len, int *absent, bc_lookup_stats *stats)
 {
 	uint8_t		hdr[24];
 	size_t		hlen = era == BC_INDEX_ERA_20 ? 16 : 24;
@@ -162,117 +167,146 @@ summary_search(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn
 	*absent = found < 0;
 	if (found < 0)
 		return BC_OK;
-	st = summary_sample(r, hlen, region, count, found, buf, &sk_len, from, stats);
+	return summary_sample(r, hlen, region, count, found, buf, sample_len, from, stats);
+}
+
+/* one Index.db entry at off into buf: its key length and its size */
+static bc_status
+index_entry(const bc_reader *r, bc_index_era era, int negative_is_none, uint64_t off,
+			uint8_t *buf, size_t *klen, uint64_t *size, bc_lookup_stats *stats)
+{
+	size_t		got,
+				n,
+				want;
+	uint64_t	position,
+				promoted;
+	const uint8_t *num;
+	bc_status	st;
+
+	/* BE16 key length, the key, and room for the two numbers; cut: the
+	 * readers' EOF (as bc_index_finish) */
+	st = read_at(r, off, buf, 2, &got, &stats->index_reads, &stats->index_bytes);
 	if (st != BC_OK)
 		return st;
-	*to = UINT64_MAX;
-	if (found + 1 < count)
+	if (got != 2)
+		return BC_ERR_INDEX_TRUNCATED;
+	*klen = ((size_t) buf[0] << 8) | buf[1];
+	want = *klen + 18;
+	st = read_at(r, off + 2, buf, want, &got, &stats->index_reads, &stats->index_bytes);
+	if (st != BC_OK)
+		return st;
+	if (got < *klen)
+		return BC_ERR_INDEX_TRUNCATED;
+	num = buf + *klen;
+	n = got - *klen;
+	if (era == BC_INDEX_ERA_30)
 	{
-		st = summary_sample(r, hlen, region, count, found + 1, buf, &sk_len, to, stats);
-		if (st != BC_OK)
-			return st;
+		int			e1,
+					e2;
 
-		/*
-		 * Not a reader's rule: Cassandra scans at most the effective
-		 * interval's number of entries from the sample
-		 * (BigTableReader.getPosition, getEffectiveIndexIntervalAfterIndex),
-		 * bloomcass up to the next sample's position.  Samples are taken in
-		 * Index.db order, so a next one not after this one is no Summary.db
-		 * of this Index.db, and the empty range it bounds would answer
-		 * "absent" for a present key.
-		 */
-		if (*to <= *from)
-			return BC_ERR_SUMMARY_FORMAT;
+		/* RowIndexEntry.Serializer: unsigned vints */
+		if (n < 1 || n < (size_t) (1 + (e1 = bc_uvint_extra(num[0]))))
+			return BC_ERR_INDEX_TRUNCATED;
+		position = bc_uvint_decode(num, e1);
+		if (n < (size_t) (1 + e1) + 1 ||
+			n < (size_t) (1 + e1) + (size_t) (1 + (e2 = bc_uvint_extra(num[1 + e1]))))
+			return BC_ERR_INDEX_TRUNCATED;
+		promoted = bc_uvint_decode(num + 1 + e1, e2);
+		n = (size_t) (2 + e1 + e2);
 	}
+	else
+	{
+		if (n < 12)
+			return BC_ERR_INDEX_TRUNCATED;
+		position = bc_get_be64(num);
+		promoted = bc_get_be32(num + 8);
+		n = 12;
+	}
+
+	/*
+	 * The position and promoted size rules of bc_index.c; and a skip
+	 * longer than the file, which the readers' skipBytesFully fails ("EOF
+	 * after %d bytes out of %d").
+	 */
+	if (position > (uint64_t) INT64_MAX)
+		return BC_ERR_INDEX_LENGTH;
+	if ((st = bc_index_promoted_size(era, negative_is_none, promoted, &promoted)) != BC_OK)
+		return st;
+	if (promoted > r->size)
+		return BC_ERR_INDEX_LENGTH;
+	*size = 2 + *klen + n + promoted;
 	return BC_OK;
 }
 
 /*
- * Index.db's entries from from (an entry's offset) to to: each key
- * compared, each promoted index skipped by its size.
+ * Index.db's entries from from (an entry's offset) on, each key compared,
+ * each promoted index skipped by its size, until the key or, in a known
+ * order, the first key past it.  sample (sample_len bytes, in bufs[0]) is
+ * the key Summary.db says is at from, or NULL from the start of the file.
+ * to_end: read on past the key to the end of the file, every key checked
+ * in order.  bufs: two entry buffers, the previous key kept in one for
+ * the order.
  */
 static bc_status
 index_scan(const bc_reader *r, bc_index_era era, int negative_is_none,
-		   bc_partitioner p, bc_md5_fn md5,
-		   int ordered, const uint8_t *key, size_t key_len, uint64_t from, uint64_t to,
-		   uint8_t *buf, int *found, bc_lookup_stats *stats)
+		   bc_partitioner p, bc_md5_fn md5, int ordered,
+		   const uint8_t *key, size_t key_len, uint64_t from,
+		   const uint8_t *sample, size_t sample_len, int to_end, uint8_t *bufs[2],
+		   int *found, bc_lookup_stats *stats)
 {
 	uint64_t	off = from;
+	const uint8_t *prev = NULL;
+	size_t		prev_len = 0;
+	int			cur = 1;
 
 	*found = 0;
-	while (off < to && off < r->size)
+
+	/*
+	 * A sample's position past the end of Index.db, or not at an entry
+	 * of the sample's key: Summary.db is not this Index.db's.  Cassandra
+	 * would seek there and fail, or scan from the wrong entry and answer
+	 * "absent" for a key it holds; the caller reads Index.db from its
+	 * start instead, as for a Summary.db that cannot be read.
+	 */
+	if (sample != NULL && from >= r->size)
+		return BC_ERR_SUMMARY_INDEX;
+	while (off < r->size)
 	{
-		size_t		got,
-					klen,
-					n,
-					want;
-		uint64_t	position,
-					promoted;
-		const uint8_t *num;
+		uint8_t    *buf = bufs[cur];
+		size_t		klen;
+		uint64_t	size;
 		int			c;
 		bc_status	st;
 
-		/* BE16 key length, the key, and room for the two numbers; cut:
-		 * the readers' EOF (as bc_index_finish) */
-		st = read_at(r, off, buf, 2, &got, &stats->index_reads, &stats->index_bytes);
+		st = index_entry(r, era, negative_is_none, off, buf, &klen, &size, stats);
 		if (st != BC_OK)
-			return st;
-		if (got != 2)
-			return BC_ERR_INDEX_TRUNCATED;
-		klen = ((size_t) buf[0] << 8) | buf[1];
-		want = klen + 18;
-		st = read_at(r, off + 2, buf, want, &got, &stats->index_reads, &stats->index_bytes);
-		if (st != BC_OK)
-			return st;
-		if (got < klen)
-			return BC_ERR_INDEX_TRUNCATED;
-		num = buf + klen;
-		n = got - klen;
-		if (era == BC_INDEX_ERA_30)
-		{
-			int			e1,
-						e2;
-
-			/* RowIndexEntry.Serializer: unsigned vints */
-			if (n < 1 || n < (size_t) (1 + (e1 = bc_uvint_extra(num[0]))))
-				return BC_ERR_INDEX_TRUNCATED;
-			position = bc_uvint_decode(num, e1);
-			if (n < (size_t) (1 + e1) + 1 ||
-				n < (size_t) (1 + e1) + (size_t) (1 + (e2 = bc_uvint_extra(num[1 + e1]))))
-				return BC_ERR_INDEX_TRUNCATED;
-			promoted = bc_uvint_decode(num + 1 + e1, e2);
-			n = (size_t) (2 + e1 + e2);
-		}
-		else
-		{
-			if (n < 12)
-				return BC_ERR_INDEX_TRUNCATED;
-			position = bc_get_be64(num);
-			promoted = bc_get_be32(num + 8);
-			n = 12;
-		}
-		/*
-		 * The position and promoted size rules of bc_index.c; and a skip
-		 * longer than the file, which the readers' skipBytesFully fails
-		 * ("EOF after %d bytes out of %d").
-		 */
-		if (position > (uint64_t) INT64_MAX)
-			return BC_ERR_INDEX_LENGTH;
-		if ((st = bc_index_promoted_size(era, negative_is_none, promoted, &promoted)) != BC_OK)
-			return st;
-		if (promoted > r->size)
-			return BC_ERR_INDEX_LENGTH;
+			return sample != NULL && prev == NULL && st != BC_ERR_READ ?
+				BC_ERR_SUMMARY_INDEX : st;
+		if (sample != NULL && prev == NULL &&
+			(klen != sample_len || memcmp(buf, sample, klen) != 0))
+			return BC_ERR_SUMMARY_INDEX;
 		stats->index_entries++;
 
+		/*
+		 * The keys in order, as cassandra_sstable_keys checks them
+		 * (bc_index_set_order): a key before the one above it is a
+		 * damaged Index.db, where stopping at the first key past the one
+		 * sought could miss it.
+		 */
+		if (ordered && prev != NULL && bc_decorated_cmp(p, md5, prev, prev_len, buf, klen) > 0)
+			return BC_ERR_INDEX_KEY_ORDER;
 		c = bc_decorated_cmp(p, md5, buf, klen, key, key_len);
 		if (c == 0)
 		{
 			*found = 1;
 			return BC_OK;
 		}
-		if (ordered && c > 0)
+		if (ordered && c > 0 && !to_end)
 			return BC_OK;		/* past the key: it is not there */
-		off += 2 + klen + n + promoted;
+		prev = buf;
+		prev_len = klen;
+		cur = !cur;
+		off += size;
 	}
 	return BC_OK;
 }
@@ -288,11 +322,13 @@ bc_big_lookup(const bc_reader *summary, const bc_reader *index,
 	bc_status	st;
 	int			ordered = p != BC_PARTITIONER_OTHER &&
 		!(p == BC_PARTITIONER_RANDOM && md5 == NULL);
-	uint64_t	from = 0,
-				to = UINT64_MAX;
+	int			negative_is_none = bc_index_negative_size_is_none(version, version_len);
+	uint8_t    *bufs[2];
 
 	memset(stats, 0, sizeof(*stats));
 	*found = 0;
+	bufs[0] = scratch;
+	bufs[1] = scratch + BC_LOOKUP_SCRATCH / 2;
 	st = bc_index_era_lookup(version, version_len, &era);
 	if (st != BC_OK)
 		return st;
@@ -301,26 +337,54 @@ bc_big_lookup(const bc_reader *summary, const bc_reader *index,
 	if (summary != NULL && ordered && era != BC_INDEX_ERA_12)
 	{
 		int			absent;
+		uint64_t	from = 0;
+		size_t		sample_len = 0;
 
 		stats->bounded = 1;
-		st = summary_search(summary, era, p, md5, key, key_len, scratch,
-							&from, &to, &absent, stats);
-		if (st == BC_ERR_SUMMARY_TRUNCATED || st == BC_ERR_SUMMARY_FORMAT)
+		st = summary_search(summary, era, p, md5, key, key_len, bufs[0],
+							&from, &sample_len, &absent, stats);
+
+		/*
+		 * The key before the first sample: Index.db's first entry, which
+		 * a right Summary.db samples, answers; read, not taken from
+		 * Summary.db, so that a damaged first sample cannot hide a key.
+		 */
+		if (st == BC_OK && absent)
+			return index_scan(index, era, negative_is_none, p, md5, ordered, key, key_len,
+							  0, NULL, 0, 0, bufs, found, stats);
+		if (st == BC_OK)
 		{
 			/*
-			 * SSTableReader.loadSummary (IndexSummaryComponent.load in 5.0):
-			 * a Summary.db that does not deserialize is "corrupted; delete it
-			 * and fall back to creating a new summary" from Index.db; so
-			 * Index.db alone answers, read from its start.
+			 * From the sample on, up to the first key past the one sought,
+			 * not only to the next sample (Cassandra scans the effective
+			 * interval's number of entries, BigTableReader.getPosition):
+			 * a damaged next sample cannot hide a key, and a right one
+			 * costs one entry more at most.
 			 */
-			stats->summary_status = st;
-			stats->bounded = 0;
-			from = 0;
-			to = UINT64_MAX;
+			st = index_scan(index, era, negative_is_none, p, md5, ordered, key, key_len,
+							from, bufs[0], sample_len, 0, bufs, found, stats);
+			if (st != BC_ERR_SUMMARY_INDEX)
+				return st;
 		}
-		else if (st != BC_OK || absent)
+		if (st != BC_ERR_SUMMARY_TRUNCATED && st != BC_ERR_SUMMARY_FORMAT &&
+			st != BC_ERR_SUMMARY_INDEX)
 			return st;
+
+		/*
+		 * SSTableReader.loadSummary (IndexSummaryComponent.load in 5.0):
+		 * a Summary.db that does not deserialize is "corrupted; delete it
+		 * and fall back to creating a new summary" from Index.db; so
+		 * Index.db alone answers, read from its start.  So too for one
+		 * that does not match Index.db (above).  A damaged index may
+		 * be damaged in Index.db too: an absent key is answered only
+		 * after every key of Index.db was read in order, as
+		 * cassandra_sstable_keys reads them.
+		 */
+		stats->summary_status = st;
+		stats->bounded = 0;
+		return index_scan(index, era, negative_is_none, p, md5, ordered, key, key_len,
+						  0, NULL, 0, 1, bufs, found, stats);
 	}
-	return index_scan(index, era, bc_index_negative_size_is_none(version, version_len),
-					  p, md5, ordered, key, key_len, from, to, scratch, found, stats);
+	return index_scan(index, era, negative_is_none, p, md5, ordered, key, key_len,
+					  0, NULL, 0, 0, bufs, found, stats);
 }

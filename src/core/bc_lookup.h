@@ -4,7 +4,7 @@
  * Cassandra's BigTableReader.getPosition makes for an exact key: a binary
  * search of Summary.db's samples (IndexSummary.binarySearch), then one
  * sampling interval of Index.db, reading each entry's key and skipping its
- * promoted index without reading it.  Everything is read through the
+ * promoted index without reading it, up to the first key past it.  Everything is read through the
  * caller's bc_reader, a few small reads at a time.
  */
 #ifndef BC_LOOKUP_H
@@ -32,18 +32,25 @@ typedef struct bc_lookup_stats
 	bc_status	summary_status; /* BC_OK, or why Summary.db was not used */
 } bc_lookup_stats;
 
-/* scratch bytes a lookup needs: one Summary.db or Index.db entry */
-#define BC_LOOKUP_SCRATCH ((size_t) 65536 + 64)
+/* scratch bytes a lookup needs: two Summary.db or Index.db entries (a
+ * sample's key or the previous entry's, and the entry read) */
+#define BC_LOOKUP_SCRATCH ((size_t) 2 * (65536 + 64))
 
 /*
  * Whether the BIG SSTable of the given version holds partition key key:
  * *found 1 or 0.  summary may be NULL (no Summary.db: Index.db is read from
- * its start, as for a partitioner whose order is not known; so too when
- * Summary.db is malformed, as Cassandra then rebuilds its summary from
- * Index.db: stats->summary_status says why).  scratch is
- * BC_LOOKUP_SCRATCH bytes of the caller's.  BC_ERR_READ when a read
- * failed; the Index.db and Summary.db statuses for malformed files;
- * BC_ERR_INDEX_BTI for a trie-indexed version.
+ * its start, as for a partitioner whose order is not known).  A Summary.db
+ * that is malformed, or whose sample the search lands on is not at its
+ * position in Index.db (past its end, or another key there:
+ * BC_ERR_SUMMARY_INDEX), is not used, as Cassandra rebuilds a summary it
+ * cannot read from Index.db: Index.db is read from its start, and to its
+ * end, keys in order, before a key is answered absent;
+ * stats->summary_status says why.  scratch is BC_LOOKUP_SCRATCH bytes of
+ * the caller's.  BC_ERR_READ when a read failed; the Index.db statuses for
+ * a malformed Index.db, BC_ERR_INDEX_KEY_ORDER for keys read out of the
+ * partitioner's order; BC_ERR_INDEX_BTI for a trie-indexed version.  A
+ * key that Index.db read whole in order (cassandra_sstable_keys) holds is
+ * never answered absent.
  */
 bc_status	bc_big_lookup(const bc_reader *summary, const bc_reader *index,
 						  const char *version, size_t version_len,

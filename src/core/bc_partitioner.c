@@ -110,3 +110,60 @@ bc_decorated_cmp(bc_partitioner p, bc_md5_fn md5,
 	return bytes_cmp(a, a_len, b, b_len);
 }
 
+
+/* a key's token as bytes whose memcmp order is the tokens' order */
+static void
+token_of(bc_partitioner p, bc_md5_fn md5, const uint8_t *key, size_t len, uint8_t out[16])
+{
+	memset(out, 0, 16);
+	if (p == BC_PARTITIONER_MURMUR3)
+	{
+		uint64_t	v = (uint64_t) bc_token(key, len) ^ UINT64_C(0x8000000000000000);
+		int			i;
+
+		for (i = 7; i >= 0; i--)
+		{
+			out[i] = (uint8_t) v;
+			v >>= 8;
+		}
+	}
+	else if (p == BC_PARTITIONER_RANDOM)
+		random_token(md5, key, len, out);
+	/* ByteOrderedPartitioner: the token is the key (compared as bytes) */
+}
+
+void
+bc_key_order_init(bc_key_order *o, bc_partitioner p, bc_md5_fn md5)
+{
+	o->p = p;
+	o->md5 = md5;
+	o->have = 0;
+	o->len = 0;
+}
+
+int
+bc_key_order_next(bc_key_order *o, const uint8_t *key, size_t len)
+{
+	uint8_t		token[16];
+	int			c;
+
+	if (o->p == BC_PARTITIONER_OTHER || (o->p == BC_PARTITIONER_RANDOM && o->md5 == NULL))
+		return 1;
+	if (len > BC_KEY_ORDER_MAX_KEY)
+		return 0;
+	token_of(o->p, o->md5, key, len, token);
+	if (o->have)
+	{
+		c = memcmp(o->token, token, 16);
+		if (c == 0)
+			c = bytes_cmp(o->prev, o->len, key, len);
+		if (c > 0)
+			return 0;
+	}
+	memcpy(o->token, token, 16);
+	if (len > 0)
+		memcpy(o->prev, key, len);
+	o->len = len;
+	o->have = 1;
+	return 1;
+}

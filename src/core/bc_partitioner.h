@@ -36,4 +36,31 @@ int			bc_decorated_cmp(bc_partitioner p, bc_md5_fn md5,
 							 const uint8_t *a, size_t a_len,
 							 const uint8_t *b, size_t b_len);
 
+/*
+ * Keys read one after another, checked to be in the partitioner's order:
+ * each must not sort before the one read last (bc_key_order_next).  The
+ * previous key is copied here (keys are at most 65535 bytes: Index.db's
+ * and Data.db's 16-bit lengths), and its token kept, so a key's token is
+ * computed once.  With BC_PARTITIONER_OTHER, or RANDOM without md5, no
+ * order is known and every key is accepted.
+ */
+#define BC_KEY_ORDER_MAX_KEY 65535
+
+typedef struct bc_key_order
+{
+	bc_partitioner p;
+	bc_md5_fn	md5;
+	int			have;			/* a previous key is kept */
+	uint8_t		token[16];		/* its token, comparable bytes */
+	size_t		len;
+	uint8_t		prev[BC_KEY_ORDER_MAX_KEY];
+} bc_key_order;
+
+void		bc_key_order_init(bc_key_order *o, bc_partitioner p, bc_md5_fn md5);
+
+/* 1 when key does not sort before the previous key (then it becomes the
+ * previous key), 0 when it does; a key over BC_KEY_ORDER_MAX_KEY bytes is
+ * out of order */
+int			bc_key_order_next(bc_key_order *o, const uint8_t *key, size_t len);
+
 #endif							/* BC_PARTITIONER_H */

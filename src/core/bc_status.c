@@ -84,6 +84,8 @@ bc_status_message(bc_status st)
 			return "Index.db entry with an impossible position or promoted index size";
 		case BC_ERR_INDEX_ORDER:
 			return "Index.db positions in Data.db do not increase (not an Index.db, or garbage after its end)";
+		case BC_ERR_INDEX_KEY_ORDER:
+			return "Index.db partition keys are out of the partitioner's order (a key sorts before the one above it)";
 		case BC_ERR_CURSOR_STATE:
 			return "Index.db cursor used out of turn (chunk fed before the previous one was read, or after an error)";
 		case BC_ERR_SUMMARY_TRUNCATED:
@@ -92,6 +94,8 @@ bc_status_message(bc_status st)
 			return "Summary.db header, offsets or key lengths are impossible";
 		case BC_ERR_SUMMARY_TRAILING:
 			return "Summary.db has bytes after its last key";
+		case BC_ERR_SUMMARY_INDEX:
+			return "Summary.db does not match Index.db: a sampled position lies past the end of Index.db or not at the sampled key";
 		case BC_ERR_TXN_RECORD:
 			return "not a transaction log record";
 		case BC_ERR_PARTITIONS_TRUNCATED:
@@ -120,6 +124,8 @@ bc_status_message(bc_status st)
 			return "Data.db chunk checksum mismatch: the file is corrupt";
 		case BC_ERR_COMPRESSION_CORRUPT:
 			return "Data.db chunk does not decompress to its length: the file is corrupt";
+		case BC_ERR_COMPRESSION_LIMIT:
+			return "CompressionInfo.db chunk length needs chunk buffers larger than bloomcass's limit (512 MiB)";
 		case BC_ERR_TRIE_TRUNCATED:
 			return "a Partitions.db trie node or its payload runs past the end of the trie";
 		case BC_ERR_TRIE_POINTER:
@@ -134,6 +140,8 @@ bc_status_message(bc_status st)
 			return "a Partitions.db key position, or the key there, lies past the end of Rows.db or Data.db";
 		case BC_ERR_TRIE_KEY:
 			return "the key at a Partitions.db position does not match the trie, or keys out of order";
+		case BC_ERR_TRIE_HASH:
+			return "a Partitions.db leaf's hash byte does not match the key at its position";
 		case BC_ERR_TRIE_ENCODING:
 			return "ScyllaDB ms encodes partition keys by column type in Partitions.db: no lookup without the table's schema";
 		case BC_ERR_CQL_TYPE:

@@ -70,11 +70,14 @@ typedef enum bc_status
 	BC_ERR_INDEX_TRUNCATED,		/* Index.db ends inside an entry */
 	BC_ERR_INDEX_LENGTH,		/* impossible position or promoted size */
 	BC_ERR_INDEX_ORDER,			/* Data.db positions not increasing */
+	BC_ERR_INDEX_KEY_ORDER,		/* keys out of the partitioner's order */
 	BC_ERR_CURSOR_STATE,		/* cursor used out of turn or after an error */
 	BC_ERR_SUMMARY_TRUNCATED,	/* Summary.db shorter than it says */
 	BC_ERR_SUMMARY_FORMAT,		/* impossible Summary.db header or offsets */
 	BC_ERR_SUMMARY_TRAILING,	/* no longer returned: bytes after the last
 								 * key are ignored, as the readers do */
+	BC_ERR_SUMMARY_INDEX,		/* a sample's Index.db position past its
+								 * end or not at the sampled key */
 
 	/* transaction logs (bc_txn_log.c) */
 	BC_ERR_TXN_RECORD,			/* not a transaction log record */
@@ -104,6 +107,7 @@ typedef enum bc_status
 								 * Data.db, or no chunk for a position */
 	BC_ERR_COMPRESSION_CHECKSUM,	/* a chunk's checksum does not match */
 	BC_ERR_COMPRESSION_CORRUPT, /* a chunk does not decompress to its length */
+	BC_ERR_COMPRESSION_LIMIT,	/* chunk buffers over BC_DATA_MAX_BUFFERS */
 
 	/* the trie of Partitions.db (bc_trie.c) and the keys it leads to
 	 * (bc_trie_keys.c) */
@@ -118,6 +122,7 @@ typedef enum bc_status
 								 * Rows.db or Data.db */
 	BC_ERR_TRIE_KEY,			/* the key at a leaf's position does not
 								 * match its prefix, or keys out of order */
+	BC_ERR_TRIE_HASH,			/* a leaf's hash byte is not its key's */
 	BC_ERR_TRIE_ENCODING,		/* keys encoded by type (ScyllaDB ms): no
 								 * lookup without the schema */
 

@@ -349,6 +349,17 @@ bc_trie_keys_next(bc_trie_keys *k, const uint8_t **key, size_t *len, int *done)
 		if (!k->s->typed_keys && k->it.leaf_range > 0 && bc_key_source_next(&src) >= 0)
 			return keys_fail(k, BC_ERR_TRIE_KEY);
 	}
+
+	/*
+	 * The leaf's hash byte must be its key's: a lookup takes a leaf whose
+	 * byte is not the sought key's for another key's and answers
+	 * "absent" without reading it (PartitionIndex.Reader and
+	 * BtiTableReader.getPosition, checkHashBits), so a key listed under a
+	 * wrong byte is one a lookup does not find (bc_trie_has_key reads it
+	 * and reports the leaf instead).
+	 */
+	if (k->payload.has_hash && k->payload.hash != bc_key_hash_byte(k->key, klen))
+		return keys_fail(k, BC_ERR_TRIE_HASH);
 	*key = k->key;
 	*len = klen;
 	return BC_OK;
@@ -363,8 +374,15 @@ bc_trie_keys_finish(bc_trie_keys *k)
 
 /* ---- one key ------------------------------------------------------ */
 
-/* whether the key at a leaf's position is key (PartitionIndex.Reader.
- * checkHashBits first, then the key read and compared) */
+/*
+ * Whether the key at a leaf's position is key: the key read and compared
+ * (PartitionIndex.Reader's callers).  Cassandra first compares the leaf's
+ * hash byte with the key's (checkHashBits) and answers "absent" without
+ * reading when they differ; here the key is read all the same, so that a
+ * leaf whose byte is not its own key's (a damaged Partitions.db) is
+ * BC_ERR_TRIE_HASH, as cassandra_sstable_keys reports it, not a key the
+ * SSTable holds answered "absent".
+ */
 static bc_status
 key_at(bc_trie_sstable *s, const bc_trie_payload *p, const uint8_t *key, size_t len,
 	   int *same)
@@ -375,8 +393,6 @@ key_at(bc_trie_sstable *s, const bc_trie_payload *p, const uint8_t *key, size_t 
 	bc_status	st;
 
 	*same = 0;
-	if (p->has_hash && p->hash != bc_key_hash_byte(key, len))
-		return BC_OK;
 	if ((st = read_key_len(s, p->position, &klen)) != BC_OK)
 		return st;
 	if (klen != len)
@@ -390,6 +406,8 @@ key_at(bc_trie_sstable *s, const bc_trie_payload *p, const uint8_t *key, size_t 
 		if (memcmp(chunk, key + off, n) != 0)
 			return BC_OK;
 	}
+	if (p->has_hash && p->hash != bc_key_hash_byte(key, len))
+		return BC_ERR_TRIE_HASH;
 	*same = 1;
 	return BC_OK;
 }

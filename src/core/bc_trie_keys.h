@@ -128,7 +128,8 @@ void		bc_trie_sstable_frames(bc_trie_sstable *s, bc_trie_frame *frames, size_t c
  * from Rows.db or Data.db.  Each key's byte-comparable form must start
  * with its leaf's prefix, and be that prefix whole at a leaf with children
  * (BC_ERR_TRIE_KEY otherwise; for ms, only the prefix's token part is
- * checked), which also makes the keys strictly increasing.  At the end, the number
+ * checked), which also makes the keys strictly increasing; a leaf's hash
+ * byte must be its key's (BC_ERR_TRIE_HASH).  At the end, the number
  * of keys must be the footer's (BC_ERR_TRIE_COUNT).  Memory: this
  * structure (one key) and the caller's frames.
  */
@@ -160,8 +161,9 @@ void		bc_trie_keys_finish(bc_trie_keys *k);
 
 /*
  * Whether the SSTable has the partition key: its form walked down the trie
- * to one leaf, the leaf's hash byte compared with the key's, then the one
- * key at the leaf's position read and compared (ms: the token part
+ * to one leaf, the one key at the leaf's position read and compared, then
+ * the leaf's hash byte with the key's (BC_ERR_TRIE_HASH when the key is
+ * there under another byte) (ms: the token part
  * walked, then each key of that token's leaves compared).  s->trie.stats,
  * s->rows_* and s->data_* count what was read.  BC_ERR_TRIE_ENCODING for
  * ms under another partitioner than Murmur3; the trie's statuses;

@@ -244,9 +244,11 @@ run_sstable(result *r, const char *dir, uint64_t sample, uint8_t *piece,
 	log2s = floor_log2((uint64_t) s.count);
 	r->bound.summary_reads = 1 + 2 * (log2s + 3);
 	r->bound.summary_bytes = 24 + (log2s + 3) * (max_len + 16);
-	r->bound.index_entries = LB_INTERVAL;
-	r->bound.index_reads = 2 * LB_INTERVAL;
-	r->bound.index_bytes = LB_INTERVAL * (max_len + 20);
+	/* one sampling interval, and the entry after it (the next sample,
+	 * past the key: bc_lookup.c) */
+	r->bound.index_entries = LB_INTERVAL + 1;
+	r->bound.index_reads = 2 * (LB_INTERVAL + 1);
+	r->bound.index_bytes = (LB_INTERVAL + 1) * (max_len + 20);
 
 	/* 3a. present keys: evenly spread, and the ends of two intervals */
 	k = sample < r->n ? sample : r->n;

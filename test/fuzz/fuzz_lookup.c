@@ -219,7 +219,11 @@ lookup(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size
 					   k, kl, scratch, found, stats);
 	CHECK(st == BC_OK || st == BC_ERR_VERSION_UNKNOWN || st == BC_ERR_VERSION_UNSUPPORTED ||
 		  st == BC_ERR_INDEX_BTI || st == BC_ERR_INDEX_TRUNCATED || st == BC_ERR_INDEX_LENGTH ||
-		  st == BC_ERR_SUMMARY_TRUNCATED || st == BC_ERR_SUMMARY_FORMAT);
+		  st == BC_ERR_SUMMARY_TRUNCATED || st == BC_ERR_SUMMARY_FORMAT ||
+		  st == BC_ERR_INDEX_KEY_ORDER);
+	CHECK(stats->summary_status == BC_OK || stats->summary_status == BC_ERR_SUMMARY_TRUNCATED ||
+		  stats->summary_status == BC_ERR_SUMMARY_FORMAT ||
+		  stats->summary_status == BC_ERR_SUMMARY_INDEX);
 	CHECK(*found == 0 || *found == 1);
 	CHECK(st == BC_OK || !*found);
 	CHECK(stats->bounded == 0 || stats->bounded == 1);
@@ -232,6 +236,69 @@ lookup(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size
 	if (*found)
 		CHECK(in_index(idx, il, k, kl));
 	return st;
+}
+
+/*
+ * The keys-versus-lookup agreement: the keys of Index.db as
+ * cassandra_sstable_keys lists them (the cursor, keys checked in the
+ * partitioner's order); when the listing ends without error, no key of it
+ * is answered "absent" by a lookup (found, or an error), whatever
+ * Summary.db holds.  At most LOOKUP_AGREE keys, spread over the listing.
+ */
+#define LOOKUP_AGREE 24
+#define AGREE_MAX_KEYS 1024
+#define AGREE_KEY_MAX 256
+
+static void
+agreement(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size_t il,
+		  const char *v, bc_partitioner p, int md5, uint8_t *scratch)
+{
+	static bc_index_cursor c;
+	static bc_key_order order;
+	static uint8_t keys[AGREE_MAX_KEYS][AGREE_KEY_MAX];
+	static size_t lens[AGREE_MAX_KEYS];
+	bc_index_entry e;
+	bc_lookup_stats stats;
+	size_t		n = 0,
+				i,
+				step;
+	int			got,
+				found;
+	bc_status	st;
+
+	if (bc_index_init(&c, v, strlen(v)) != BC_OK)
+		return;
+	bc_key_order_init(&order, p, md5 ? fake_md5 : NULL);
+	bc_index_set_order(&c, &order);
+	CHECK(bc_index_feed(&c, idx, il) == BC_OK);
+	for (;;)
+	{
+		st = bc_index_next(&c, &e, &got);
+		if (st != BC_OK)
+		{
+			/* the order is checked exactly where the reference finds it broken */
+			return;
+		}
+		if (!got)
+			break;
+		/* listings of long keys or many are left to the other checks */
+		if (e.key_len > AGREE_KEY_MAX || n == AGREE_MAX_KEYS)
+			return;
+		if (n > 0 && p != BC_PARTITIONER_OTHER && !(p == BC_PARTITIONER_RANDOM && !md5))
+			CHECK(ref_cmp(p, md5, keys[n - 1], lens[n - 1], e.key, e.key_len) <= 0);
+		if (e.key_len > 0)
+			memcpy(keys[n], e.key, e.key_len);
+		lens[n++] = e.key_len;
+	}
+	if (bc_index_finish(&c) != BC_OK)
+		return;
+	step = n > LOOKUP_AGREE ? n / LOOKUP_AGREE : 1;
+	for (i = 0; i < n; i += step)
+	{
+		st = lookup(sum, sl, with_summary, idx, il, v, p, md5, keys[i], lens[i], scratch,
+					&found, &stats);
+		CHECK(st != BC_OK || found == 1);
+	}
 }
 
 /* the input as <v> <p> <BE16 Summary.db length> <Summary.db> <Index.db> */
@@ -283,6 +350,8 @@ arbitrary_pair(const uint8_t *data, size_t len, const key_ref *keys, int nkeys,
 														  fv->era == BC_INDEX_ERA_12))))
 			CHECK(st == BC_OK && found == has_entry(es, k, kl) && !stats.bounded);
 	}
+	agreement(sum, sl, with_summary, idx, il, fv->v, p, md5, scratch);
+
 	/* the keys Summary.db samples */
 	if (bc_summary_parse(fv->v, strlen(fv->v), sum, sl, &s) == BC_OK)
 		for (i = 0; i < s.count && i < 4; i++)

@@ -23,8 +23,10 @@
  * Data.db at its leaf's position after its length, its leaf inside the
  * trie; its byte-comparable form (a reference encoder of OSS50's) starting
  * with the leaf's prefix and after the key before it (not for ms, whose
- * keys are typed); the key found again by bc_trie_has_key when its leaf
- * has no children and its hash byte matches; a key of the input found
+ * keys are typed); its leaf's hash byte its own; the key found again by
+ * bc_trie_has_key when its leaf has no children; when the listing ends
+ * without error, none of its keys answered "absent" by bc_trie_has_key
+ * (the keys-versus-lookup agreement); a key of the input found
  * only when it lies in Rows.db or Data.db after its length; ms refused;
  * an ended or failed iteration stays so.
  */
@@ -49,6 +51,12 @@
  * worst, and an end), 0x40, the key escaped, 0x38 */
 #define FORM_MAX (2 * (2 * (size_t) BC_TRIE_KEY_MAX + 1) + 3)
 
+/* listed keys looked up again once the listing ended well, at most */
+#define AGREE_KEYS 32
+#define AGREE_KEY_MAX 256
+
+static uint8_t agree[AGREE_KEYS][AGREE_KEY_MAX];
+static size_t agree_len[AGREE_KEYS];
 static bc_trie_frame frames[TK_FRAMES];
 static bc_trie_keys kit;
 static uint8_t prefix[TK_FRAMES];
@@ -191,7 +199,7 @@ typed_status_ok(bc_status st, const fuzz_mem *md)
 	return st == BC_OK || (st == BC_ERR_READ && md->exhausted) ||
 		st == BC_ERR_TRIE_TRUNCATED || st == BC_ERR_TRIE_POINTER || st == BC_ERR_TRIE_NODE ||
 		st == BC_ERR_TRIE_DEPTH || st == BC_ERR_TRIE_COUNT || st == BC_ERR_TRIE_POSITION ||
-		is_compression_status(st);
+		st == BC_ERR_TRIE_HASH || is_compression_status(st);
 }
 
 /* the lookup of a listed key: found when its leaf has no children and its
@@ -222,7 +230,9 @@ check_has_key(bc_trie_sstable *hs, const sst_parts *sp, const fuzz_mem *md,
 		return;
 	bc_murmur3(key, klen, &h1, &h2);
 	CHECK(bc_trie_read_node(&hs->trie, leaf->node_pos, &n) == BC_OK);
-	if (n.range == 0 && (!leaf->has_hash || leaf->hash == (uint8_t) h2))
+	/* a listed leaf's hash byte is its key's (bc_trie_keys_next) */
+	CHECK(!leaf->has_hash || leaf->hash == (uint8_t) h2);
+	if (n.range == 0)
 		CHECK(present == 1);
 }
 
@@ -250,6 +260,7 @@ list_keys(const sst_parts *sp, bc_data_reader *dr, const fuzz_mem *md, const uin
 	bc_status	st;
 	int			done = 0,
 				i;
+	size_t		nagree = 0;
 
 	mp.piece = mr.piece = mp2.piece = mr2.piece = sp->rd & 7;
 	mp.budget = TK_READS;
@@ -304,18 +315,37 @@ list_keys(const sst_parts *sp, bc_data_reader *dr, const fuzz_mem *md, const uin
 			prev_len = flen;
 		}
 		check_has_key(&hs, sp, md, key, klen, &kit.payload);
+		if (klen <= AGREE_KEY_MAX && nagree < AGREE_KEYS)
+		{
+			if (klen > 0)
+				memcpy(agree[nagree], key, klen);
+			agree_len[nagree++] = klen;
+		}
 	}
 	res->st = st;
 	res->exhausted = mp.exhausted || mr.exhausted || md->exhausted;
 	CHECK(st == BC_OK || (st == BC_ERR_READ && res->exhausted) ||
 		  st == BC_ERR_TRIE_TRUNCATED || st == BC_ERR_TRIE_POINTER || st == BC_ERR_TRIE_NODE ||
 		  st == BC_ERR_TRIE_DEPTH || st == BC_ERR_TRIE_COUNT || st == BC_ERR_TRIE_POSITION ||
-		  (st == BC_ERR_TRIE_KEY && !sp->typed) || (is_compression_status(st) && dr->ci != NULL));
+		  (st == BC_ERR_TRIE_KEY && !sp->typed) || st == BC_ERR_TRIE_HASH ||
+		  (is_compression_status(st) && dr->ci != NULL));
 	CHECK(strcmp(bc_trie_keys_component(st),
 				 st == BC_ERR_TRIE_POSITION || st == BC_ERR_TRIE_KEY || is_compression_status(st) ?
 				 "Data.db" : "Partitions.db") == 0);
 	if (st == BC_OK)
 	{
+		/*
+		 * The keys-versus-lookup agreement: a listing that ended without
+		 * error has no key a lookup answers "absent" (found, or an
+		 * error), ms's lookup by token included.
+		 */
+		for (i = 0; i < (int) nagree; i++)
+		{
+			int			present = -1;
+			bc_status	ast = bc_trie_has_key(&hs, agree[i], agree_len[i], &present);
+
+			CHECK(ast != BC_OK || present == 1);
+		}
 		CHECK(done && res->n == sp->foot.key_count);
 		CHECK(bc_trie_keys_next(&kit, &key, &klen, &done) == BC_OK && done && key == NULL);
 	}
@@ -349,7 +379,7 @@ list_keys(const sst_parts *sp, bc_data_reader *dr, const fuzz_mem *md, const uin
 		}
 		CHECK(st == BC_OK || (st == BC_ERR_READ && md->exhausted) ||
 			  st == BC_ERR_TRIE_TRUNCATED || st == BC_ERR_TRIE_POINTER ||
-			  st == BC_ERR_TRIE_NODE || st == BC_ERR_TRIE_POSITION ||
+			  st == BC_ERR_TRIE_NODE || st == BC_ERR_TRIE_POSITION || st == BC_ERR_TRIE_HASH ||
 			  (is_compression_status(st) && dr->ci != NULL));
 		if (res->st == BC_OK)
 			CHECK(st == BC_OK || (st == BC_ERR_READ && md->exhausted));

@@ -598,6 +598,7 @@ suite_key_range(void)
 	char		cut_done[128] = "";
 	bc_index_walk *w = malloc(sizeof(bc_index_walk));
 
+	w->order = NULL;
 	range_keys = malloc(BC_PARTITIONS_MAX_KEYS);
 	check_partitions_crafted();
 

@@ -1,9 +1,11 @@
 /*
  * test_partitioner.c - the partitioners' key order (bc_partitioner.c):
  * class names, Murmur3's token order before the bytes, ByteOrdered's bytes,
- * no order for the others.  Their order against the real Index.db files is
+ * no order for the others; keys checked one after another in that order
+ * (bc_key_order), as the BIG keys listing checks them.  Their order against the real Index.db files is
  * checked by test_lookup.c, and against Partitions.db by test_trie_keys.c.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bc_murmur3.h"
@@ -16,6 +18,43 @@ fake_md5(const void *data, size_t len, uint8_t out[16])
 {
 	memset(out, 0, 16);
 	memcpy(out, data, len < 16 ? len : 16);
+}
+
+/* each partitioner's order, key after key: an equal key passes (the
+ * verifier's rule), one before the last fails and is not kept */
+static void
+check_key_order(void)
+{
+	bc_key_order *o = malloc(sizeof(bc_key_order));
+	const uint8_t *a = (const uint8_t *) "user1",
+			   *b = (const uint8_t *) "user2";
+	const uint8_t *lo = bc_token(a, 5) < bc_token(b, 5) ? a : b,
+			   *hi = lo == a ? b : a;
+	uint8_t		neg[1] = {0xff},
+				pos[1] = {0x7f};
+	static uint8_t big[BC_KEY_ORDER_MAX_KEY + 1];
+
+	bc_key_order_init(o, BC_PARTITIONER_MURMUR3, NULL);
+	CHECK(bc_key_order_next(o, lo, 5) && bc_key_order_next(o, lo, 5) &&
+		  bc_key_order_next(o, hi, 5) && !bc_key_order_next(o, lo, 5) &&
+		  bc_key_order_next(o, hi, 5), "Murmur3: token order, key after key");
+	bc_key_order_init(o, BC_PARTITIONER_BYTE_ORDERED, NULL);
+	CHECK(bc_key_order_next(o, a, 4) && bc_key_order_next(o, a, 5) &&
+		  bc_key_order_next(o, b, 5) && !bc_key_order_next(o, a, 5) &&
+		  !bc_key_order_next(o, a, 4), "ByteOrdered: byte order, key after key");
+	bc_key_order_init(o, BC_PARTITIONER_RANDOM, fake_md5);
+	CHECK(bc_key_order_next(o, neg, 1) && bc_key_order_next(o, pos, 1) &&
+		  !bc_key_order_next(o, neg, 1), "Random: the digests' absolute values, key after key");
+	bc_key_order_init(o, BC_PARTITIONER_RANDOM, NULL);
+	CHECK(bc_key_order_next(o, pos, 1) && bc_key_order_next(o, neg, 1),
+		  "Random without MD5: no order known");
+	bc_key_order_init(o, BC_PARTITIONER_OTHER, NULL);
+	CHECK(bc_key_order_next(o, b, 5) && bc_key_order_next(o, a, 5) &&
+		  bc_key_order_next(o, big, sizeof(big)), "no order known");
+	bc_key_order_init(o, BC_PARTITIONER_BYTE_ORDERED, NULL);
+	CHECK(!bc_key_order_next(o, big, sizeof(big)) &&
+		  bc_key_order_next(o, big, sizeof(big) - 1), "a key over 65535 bytes");
+	free(o);
 }
 
 void
@@ -53,4 +92,5 @@ suite_partitioner(void)
 			  bc_decorated_cmp(BC_PARTITIONER_RANDOM, NULL, neg, 1, pos, 1) == 2,
 			  "RandomPartitioner order: by the digest's absolute value");
 	}
+	check_key_order();
 }

@@ -320,6 +320,8 @@ main(int argc, char **argv)
 		{"lookup", suite_lookup},
 		{"trie", suite_trie},
 		{"trie_keys", suite_trie_keys},
+		{"agreement", suite_agreement},
+		{"data_bounds", suite_data_bounds},
 		{"trie_scylladb", suite_trie_scylladb},
 		{"cqltype", suite_cqltype},
 		{"cqlvalue", suite_cqlvalue},
