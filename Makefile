@@ -63,8 +63,10 @@ CORE_SRCS = \
 	src/core/bc_trie.c \
 	src/core/bc_trie_keys.c \
 	src/core/bc_txn_log.c \
+	src/core/bc_txn_record.c \
 	src/core/bc_walk.c \
-	src/core/bc_walk_posix.c
+	src/core/bc_walk_posix.c \
+	src/core/bc_walk_seen.c
 
 GLUE_SRCS = \
 	src/bloom_agg_exact.c \

@@ -1,21 +1,17 @@
 /*
- * bc_txn_log.c - Cassandra's transaction logs (3.0 and later).
+ * bc_txn_log.c - Cassandra's transaction logs (3.0 and later): a whole log,
+ * its verification and the SSTables it takes out of the table.
  *
  * An operation that writes or replaces SSTables (flush, compaction,
  * streaming, ...) keeps a log beside them in the table folder, named
  * <version>_txn_<operation>_<uuid>.log (LogFile in
- * org.apache.cassandra.db.lifecycle).  Each line is one record
- * (LogRecord.format):
- *
- *   ADD:[<absolute path of the SSTable prefix>,<update time>,<files>][<crc>]
- *   REMOVE:[...same...][<crc>]
- *   COMMIT:[,<time>,0][<crc>]       or       ABORT:[,<time>,0][<crc>]
- *
- * the type in any case, the path without the final '-' of the prefix.  When
- * the log ends with COMMIT the SSTables it REMOVEs are obsolete (their
- * files are deleted next); otherwise (ABORT, or no final record: the
- * operation was cut short) the SSTables it ADDs are, and Cassandra deletes
- * them at startup.  Either way they are not part of the table.
+ * org.apache.cassandra.db.lifecycle).  Each line is one record: an
+ * SSTable the operation ADDs or REMOVEs, then a final COMMIT or ABORT
+ * (LogRecord; its syntax and its CRC are bc_txn_record.c).  When the log
+ * ends with COMMIT the SSTables it REMOVEs are obsolete (their files are
+ * deleted next); otherwise (ABORT, or no final record: the operation was
+ * cut short) the SSTables it ADDs are, and Cassandra deletes them at
+ * startup.  Either way they are not part of the table.
  *
  * The reader is Cassandra's alone (ScyllaDB keeps no such logs: its
  * unfinished SSTables have a TemporaryTOC.txt).  A log is read here as
@@ -58,239 +54,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <zlib.h>
-
-#include "bc_endian.h"
 #include "bc_status.h"
 #include "bc_tick.h"
 #include "bc_txn_log.h"
-
-static int
-lower(char c)
-{
-	return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
-}
-
-static int
-prefix_ci(const char *s, size_t len, const char *word)
-{
-	size_t		n = strlen(word);
-	size_t		i;
-
-	if (len < n)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (lower(s[i]) != word[i])
-			return 0;
-	return 1;
-}
-
-/*
- * A decimal Java long or int as Long.parseLong / Integer.parseInt read it:
- * an optional sign, one or more digits, within [min, max]; its value into
- * *out.  (Java's parsers also take non-ASCII Unicode digits, which no
- * writer writes: refused.)
- */
-static int
-java_integer(const char *s, size_t len, int64_t min, int64_t max, int64_t *out)
-{
-	size_t		i = 0;
-	int			neg = 0;
-	uint64_t	v = 0,
-				limit;
-
-	if (len > 0 && (s[0] == '-' || s[0] == '+'))
-	{
-		neg = s[0] == '-';
-		i = 1;
-	}
-	if (i == len)
-		return 0;				/* NumberFormatException: "" or a sign alone */
-	limit = neg ? (uint64_t) (-(min + 1)) + 1 : (uint64_t) max;
-	for (; i < len; i++)
-	{
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-		if (v > (limit - (uint64_t) (s[i] - '0')) / 10)
-			return 0;			/* out of range: NumberFormatException */
-		v = v * 10 + (uint64_t) (s[i] - '0');
-	}
-	/* -v without overflowing at INT64_MIN */
-	*out = neg ? (v == 0 ? 0 : -(int64_t) (v - 1) - 1) : (int64_t) v;
-	return 1;
-}
-
-/*
- * One record, as LogRecord.make reads it: LogRecord.REGEX,
- *
- *   ^(add|remove|commit|abort):\[([^,]*),?([^,]*),?([^,]*)\]\[(\d*)\]$
- *
- * case-insensitive (then Type.fromPrefix), and the groups parsed by
- * Long.parseLong (update time), Integer.parseInt (file count) and
- * Long.parseLong (CRC); a line that does not match or whose numbers do
- * not parse is an UNKNOWN record ("Failed to parse").  The three fields
- * hold no comma; the regex makes the commas optional, but a field left
- * empty then fails its number, so it takes exactly two.  The path may hold
- * brackets: the CRC is the last bracketed group.  (On a line that is
- * UTF-8, as every line read is, bytes match as Java's chars do: no byte of
- * a multi-byte character is ',', '[', ']' or a digit.)
- */
-bc_status
-bc_txn_record_parse(const char *line, size_t len, bc_txn_record *out)
-{
-	static const struct
-	{
-		const char *word;
-		bc_txn_type type;
-	}			types[] = {
-		{"add", BC_TXN_ADD}, {"remove", BC_TXN_REMOVE},
-		{"commit", BC_TXN_COMMIT}, {"abort", BC_TXN_ABORT}
-	};
-	const char *p = NULL,
-			   *crc,
-			   *f[3];
-	size_t		flen[3];
-	size_t		i,
-				wlen = 0,
-				inner;
-	int			nf;
-	int64_t		files;
-
-	memset(out, 0, sizeof(*out));
-	/* a line read with its \r (readAllLines would have ended it there) */
-	if (len > 0 && line[len - 1] == '\r')
-		len--;
-	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-	{
-		wlen = strlen(types[i].word);
-		if (prefix_ci(line, len, types[i].word) && len > wlen + 1 &&
-			line[wlen] == ':' && line[wlen + 1] == '[')
-		{
-			out->type = types[i].type;
-			p = line + wlen + 2;
-			break;
-		}
-	}
-	if (p == NULL)
-		return BC_ERR_TXN_RECORD;
-
-	/* \]\[(\d*)\]$: the last '[' opens the CRC, a ']' before it closes
-	 * the fields; Long.parseLong refuses an empty CRC */
-	if (line[len - 1] != ']')
-		return BC_ERR_TXN_RECORD;
-	crc = line + len - 1;
-	while (crc > p && crc[-1] != '[')
-		crc--;
-	if (crc == p || crc - 1 == p || crc[-2] != ']' ||
-		crc[0] == '+' || crc[0] == '-' ||
-		!java_integer(crc, (size_t) (line + len - 1 - crc), 0, INT64_MAX, &out->checksum))
-		return BC_ERR_TXN_RECORD;
-	inner = (size_t) (crc - 2 - p);
-
-	/* ([^,]*),?([^,]*),?([^,]*): exactly two commas (see above) */
-	nf = 0;
-	f[0] = p;
-	for (i = 0; i < inner; i++)
-	{
-		if (p[i] == ',')
-		{
-			if (nf == 2)
-				return BC_ERR_TXN_RECORD;
-			flen[nf] = (size_t) (p + i - f[nf]);
-			f[++nf] = p + i + 1;
-		}
-	}
-	if (nf != 2)
-		return BC_ERR_TXN_RECORD;
-	flen[2] = (size_t) (p + inner - f[2]);
-	if (!java_integer(f[1], flen[1], INT64_MIN, INT64_MAX, &out->update_time) ||
-		!java_integer(f[2], flen[2], INT32_MIN, INT32_MAX, &files))
-		return BC_ERR_TXN_RECORD;
-	out->num_files = (int32_t) files;
-
-	if (out->type == BC_TXN_ADD || out->type == BC_TXN_REMOVE)
-	{
-		const char *base = f[0];
-
-		/* the path as LogRecord.make keeps it (group 2); an empty one
-		 * too, which names no SSTable */
-		out->path = f[0];
-		out->path_len = flen[0];
-		/* the SSTable's prefix: the last path element ('/' or '\') */
-		for (i = 0; i < flen[0]; i++)
-			if (f[0][i] == '/' || f[0][i] == '\\')
-				base = f[0] + i + 1;
-		out->base = base;
-		out->base_len = (size_t) (f[0] + flen[0] - base);
-		/* a '-' ending the prefix (LogRecord.absolutePath removes the one
-		 * it adds before writing: CASSANDRA-13294) */
-		if (out->base_len > 0 && out->base[out->base_len - 1] == '-')
-			out->base_len--;
-	}
-	/* COMMIT and ABORT: the LogRecord constructor keeps no path
-	 * (absolutePath is empty for them), so whatever the field holds is
-	 * ignored */
-	return BC_OK;
-}
-
-/*
- * The numbers a record keeps: the LogRecord constructor keeps the update
- * time of a REMOVE only and the file count of an ADD or REMOVE only (0
- * otherwise, whatever the line says).  Both its CRC and its equality to
- * another record are of these.
- */
-static int64_t
-kept_time(const bc_txn_record *r)
-{
-	return r->type == BC_TXN_REMOVE ? r->update_time : 0;
-}
-
-static int32_t
-kept_files(const bc_txn_record *r)
-{
-	return (r->type == BC_TXN_ADD || r->type == BC_TXN_REMOVE) ? r->num_files : 0;
-}
-
-/*
- * LogRecord.computeChecksum: java.util.zip.CRC32 (zlib's crc32) over the
- * path as kept (absolutePath less its final separator: the path written,
- * group 2; empty for COMMIT and ABORT) in UTF-8 (FileUtils.CHARSET: the
- * line's own bytes), the type's name in capitals (Type.toString, whatever
- * case the line has), then the update time's low and high 32 bits and the
- * file count, each as FBUtilities.updateChecksumInt adds an int: 4 bytes,
- * big-endian.  (The value is masked with Long.MAX_VALUE: no change to a
- * 32-bit one.)
- */
-uint32_t
-bc_txn_record_checksum(const bc_txn_record *r)
-{
-	static const char *const names[] = {"ADD", "REMOVE", "COMMIT", "ABORT"};
-	uLong		c = crc32(0L, Z_NULL, 0);
-	uint64_t	t = (uint64_t) kept_time(r);
-	uint8_t		ints[12];
-
-	if (r->type == BC_TXN_ADD || r->type == BC_TXN_REMOVE)
-	{
-		const char *p = r->path;
-		size_t		n = r->path_len;
-
-		/* zlib counts in uInt: pieces of at most 1 GB */
-		while (n > 0)
-		{
-			uInt		piece = n > ((size_t) 1 << 30) ? (uInt) 1 << 30 : (uInt) n;
-
-			c = crc32(c, (const Bytef *) p, piece);
-			p += piece;
-			n -= piece;
-		}
-	}
-	c = crc32(c, (const Bytef *) names[r->type], (uInt) strlen(names[r->type]));
-	bc_put_be32(ints, (uint32_t) t);
-	bc_put_be32(ints + 4, (uint32_t) (t >> 32));
-	bc_put_be32(ints + 8, (uint32_t) kept_files(r));
-	c = crc32(c, ints, sizeof(ints));
-	return (uint32_t) c;
-}
 
 /*
  * LogFile.FILE_REGEX: 3.0 - 4.1 ^(.{2})_txn_(.*)_(.*)\.log$; 5.0
@@ -457,10 +223,10 @@ utf8_end(const uint8_t *s, size_t len)
  */
 typedef struct txn_key
 {
-	int64_t		time;			/* kept_time */
+	int64_t		time;			/* bc_txn_record_kept_time */
 	uint32_t	off;			/* the line's offset */
 	uint32_t	path_len;		/* ADD, REMOVE; 0 for COMMIT, ABORT */
-	int32_t		files;			/* kept_files */
+	int32_t		files;			/* bc_txn_record_kept_files */
 	uint32_t	type;
 } txn_key;
 
@@ -469,10 +235,10 @@ key_of(const bc_txn_record *r, const char *data, const char *line)
 {
 	txn_key		k;
 
-	k.time = kept_time(r);
+	k.time = bc_txn_record_kept_time(r);
 	k.off = (uint32_t) (line - data);
 	k.path_len = (uint32_t) ((r->type == BC_TXN_ADD || r->type == BC_TXN_REMOVE) ? r->path_len : 0);
-	k.files = kept_files(r);
+	k.files = bc_txn_record_kept_files(r);
 	k.type = (uint32_t) r->type;
 	return k;
 }

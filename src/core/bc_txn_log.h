@@ -1,8 +1,9 @@
 /*
  * bc_txn_log.h - the transaction logs of a table folder, Cassandra 3.0 and
- * later (bc_txn_log.c; LogFile, LogRecord, LogReplicaSet and
- * LogAwareFileLister): which SSTables an operation takes out of the table,
- * and whether the log verifies.
+ * later: one record (bc_txn_record.c; LogRecord) and a whole log
+ * (bc_txn_log.c; LogFile, LogReplicaSet and LogAwareFileLister): which
+ * SSTables an operation takes out of the table, and whether the log
+ * verifies.
  */
 #ifndef BC_TXN_LOG_H
 #define BC_TXN_LOG_H
@@ -43,6 +44,13 @@ bc_status	bc_txn_record_parse(const char *line, size_t len, bc_txn_record *out);
 /* The CRC LogRecord.computeChecksum gives the record (the one LogFile.verifyRecord
  * compares with r->checksum) */
 uint32_t	bc_txn_record_checksum(const bc_txn_record *r);
+
+/* The numbers the LogRecord constructor keeps of a record (bc_txn_record.c):
+ * the update time of a REMOVE only, the file count of an ADD or REMOVE
+ * only, 0 otherwise.  Its CRC and its equality to another record
+ * (LogRecord.equals, which bc_txn_log_scan asks) are of these. */
+int64_t		bc_txn_record_kept_time(const bc_txn_record *r);
+int32_t		bc_txn_record_kept_files(const bc_txn_record *r);
 
 /* 1 when name (a base name) is a transaction log's: <v>_txn_<op>_<id>.log */
 int			bc_txn_log_name(const char *name, size_t len);

@@ -10,9 +10,9 @@
  * are grouped into SSTables by their descriptor (bc_sstable_component_cmp);
  * names that are not SSTable components are ignored.  Symbolic links are
  * followed (data folders are often links to other disks), but each folder
- * is walked once: one met again (its device and inode, kept in a hash set
- * for the whole walk) is skipped, as one back up the tree is, and the walk
- * goes no deeper than BC_WALK_MAX_DEPTH.
+ * is walked once: one met again (its device and inode, kept for the whole
+ * walk in bc_walk_seen.c) is skipped, as one back up the tree is, and the
+ * walk goes no deeper than BC_WALK_MAX_DEPTH.
  *
  * The caller does the I/O and provides the memory (bc_walk_ops); every
  * allocation made here is released before the walk returns, unless a
@@ -28,6 +28,7 @@
 #include "bc_tick.h"
 #include "bc_txn_log.h"
 #include "bc_walk.h"
+#include "bc_walk_seen.h"
 
 /* one name of a folder, with its stat when the listing gave it */
 typedef struct named
@@ -87,16 +88,6 @@ typedef struct frame
 	size_t		next_sub;
 } frame;
 
-/* a folder entered by the walk: its device, inode and the path it was
- * entered by (at path - 1 in the walk's seen_paths; 0 for an empty slot of
- * the set) */
-typedef struct seen_dir
-{
-	uint64_t	dev;
-	uint64_t	ino;
-	size_t		path;
-} seen_dir;
-
 struct bc_walk
 {
 	const bc_walk_ops *ops;
@@ -109,14 +100,7 @@ struct bc_walk
 	named	   *names;
 	size_t		nnames;
 	size_t		capnames;
-	/* every folder entered, an open-addressing hash set at most half full,
-	 * and their paths, one after the other, each with its NUL */
-	seen_dir   *seen;
-	size_t		nseen;
-	size_t		capseen;		/* a power of two, or 0 */
-	char	   *seen_paths;
-	size_t		seen_len;
-	size_t		seen_cap;
+	bc_walk_seen seen;			/* every folder entered (bc_walk_seen.c) */
 };
 
 static void *
@@ -187,85 +171,6 @@ bc_walk_add_name_stat(bc_walk *w, const char *name, const bc_walk_stat *st)
 		n->has_stat = 1;
 		n->st = *st;
 	}
-}
-
-static size_t
-seen_slot(const seen_dir *set, size_t cap, uint64_t dev, uint64_t ino)
-{
-	uint64_t	h = ino * UINT64_C(0x9E3779B97F4A7C15) ^ (dev + UINT64_C(0x632BE59BD9B4E019));
-	size_t		i;
-
-	h ^= h >> 31;
-	h *= UINT64_C(0xBF58476D1CE4E5B9);
-	h ^= h >> 29;
-	for (i = (size_t) h & (cap - 1);; i = (i + 1) & (cap - 1))
-		if (set[i].path == 0 || (set[i].dev == dev && set[i].ino == ino))
-			return i;
-}
-
-/*
- * The path by which the folder (dev, ino) was entered before in this walk,
- * or NULL when it was not, in which case it is added, entered as path.
- * Two allocations hold the whole set, whatever its size.
- */
-static const char *
-seen_add(bc_walk *w, uint64_t dev, uint64_t ino, const char *path)
-{
-	size_t		len = strlen(path) + 1;
-	size_t		i;
-
-	if (w->capseen > 0)
-	{
-		i = seen_slot(w->seen, w->capseen, dev, ino);
-		if (w->seen[i].path != 0)
-			return w->seen_paths + w->seen[i].path - 1;
-	}
-	if (2 * (w->nseen + 1) > w->capseen)
-	{
-		size_t		cap = w->capseen ? 2 * w->capseen : 64;
-		seen_dir   *set = walk_alloc(w, cap * sizeof(seen_dir));
-
-		memset(set, 0, cap * sizeof(seen_dir));
-		for (i = 0; i < w->capseen; i++)
-			if (w->seen[i].path != 0)
-				set[seen_slot(set, cap, w->seen[i].dev, w->seen[i].ino)] = w->seen[i];
-		if (w->seen != NULL)
-			w->ops->release(w->arg, w->seen);
-		w->seen = set;
-		w->capseen = cap;
-	}
-	while (w->seen_cap - w->seen_len < len)
-	{
-		size_t		cap = w->seen_cap ? 2 * w->seen_cap : 4096;
-		char	   *p = walk_alloc(w, cap);
-
-		if (w->seen_len > 0)
-			memcpy(p, w->seen_paths, w->seen_len);
-		if (w->seen_paths != NULL)
-			w->ops->release(w->arg, w->seen_paths);
-		w->seen_paths = p;
-		w->seen_cap = cap;
-	}
-	memcpy(w->seen_paths + w->seen_len, path, len);
-	i = seen_slot(w->seen, w->capseen, dev, ino);
-	w->seen[i].dev = dev;
-	w->seen[i].ino = ino;
-	w->seen[i].path = w->seen_len + 1;
-	w->seen_len += len;
-	w->nseen++;
-	return NULL;
-}
-
-static void
-seen_free(bc_walk *w)
-{
-	if (w->seen != NULL)
-		w->ops->release(w->arg, w->seen);
-	if (w->seen_paths != NULL)
-		w->ops->release(w->arg, w->seen_paths);
-	w->seen = NULL;
-	w->seen_paths = NULL;
-	w->nseen = w->capseen = w->seen_len = w->seen_cap = 0;
 }
 
 static void
@@ -523,7 +428,8 @@ open_frame(bc_walk *w, char *dir, int root)
 			report(w, BC_WALK_LINK_LOOP, dir, root, 1, 0, 0);
 		else if (w->depth >= BC_WALK_MAX_DEPTH)
 			report(w, BC_WALK_TOO_DEEP, dir, root, 1, 0, 0);
-		else if ((first = seen_add(w, st.dev, st.ino, dir)) != NULL)
+		else if ((first = bc_walk_seen_add(&w->seen, w->ops, w->arg,
+										   st.dev, st.ino, dir)) != NULL)
 		{
 			bc_walk_report r;
 
@@ -645,7 +551,7 @@ bc_walk_open(const bc_walk_ops *ops, void *arg, const char *root, int include_in
 	w->include_inactive = include_inactive != 0;
 	if (open_frame(w, walk_strndup(w, root, strlen(root)), 1) < 0)
 	{
-		seen_free(w);
+		bc_walk_seen_free(&w->seen, w->ops, w->arg);
 		ops->release(arg, w);
 		return NULL;
 	}
@@ -702,7 +608,7 @@ bc_walk_close(bc_walk *w)
 		w->ops->release(w->arg, w->current);
 	while (w->depth > 0)
 		close_frame(w);
-	seen_free(w);
+	bc_walk_seen_free(&w->seen, w->ops, w->arg);
 	w->ops->release(w->arg, w);
 }
 
