@@ -15,8 +15,10 @@
  *
  * and the state of an SSTable in a table folder:
  *
- *   temporary  tmp- or tmplink- in its name (2.x), or written by an
- *              operation whose transaction log (3.0+) did not commit
+ *   temporary  tmp- or tmplink- in its name (2.x), ScyllaDB's TOC.txt.tmp
+ *              or TemporaryHashes.db.tmp among its components (being
+ *              written or deleted), or written by an operation whose
+ *              transaction log (3.0+) did not commit
  *   obsolete   replaced by an operation whose log committed: its files
  *              are about to be deleted
  *   orphaned   components without a Data.db (Cassandra deletes them at

@@ -13,7 +13,8 @@
  *   .../<table>[-<id>]/backups/                 incremental backups
  *
  * and an SSTable's state is, in this order: snapshot or backup (its
- * folder); temporary (tmp- or tmplink- in its name, or added by an
+ * folder); temporary (tmp- or tmplink- in its name, ScyllaDB's TOC.txt.tmp
+ * or TemporaryHashes.db.tmp among its components, or added by an
  * operation whose transaction log did not commit); obsolete (removed by one
  * whose log committed); orphaned (no Data.db); live.
  */

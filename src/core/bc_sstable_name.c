@@ -14,12 +14,14 @@
  *
  * tmp- and tmplink- mark files still being written (2.x); from 3.0 on a
  * transaction log (<version>_txn_<op>_<uuid>.log) names the files of an
- * unfinished operation instead, and its names parse as ordinary ones.
+ * unfinished operation instead, and its names parse as ordinary ones;
+ * ScyllaDB marks them with a component, TOC.txt.tmp or
+ * TemporaryHashes.db.tmp (is_scylla_unfinished).
  * Versions are one or two lower-case letters ("b", "hb", "ka", "nb", "da").
  * A component is the rest of the name: Data.db, Index.db, Filter.db,
  * Statistics.db, Summary.db, TOC.txt, CompressionInfo.db, Digest.crc32
  * (also .adler32, .sha1), CRC.db, Partitions.db, Rows.db, and others (SASI's
- * SI_<index>.db), never with a '-'.
+ * SI_<index>.db, 5.0 SAI's SAI+aa[+<index>]+<part>.db), never with a '-'.
  *
  * Only the name is read; what a folder says (keyspace, table, snapshots)
  * is the caller's to add.
@@ -180,8 +182,12 @@ is_name(const char *s, size_t len, int dots)
 
 /*
  * <Name>.<ext>: the component types' names (Component.Type: Data.db,
- * TOC.txt, Digest.crc32, ...), SASI's SI_<index>.db and 5.0 SAI's
- * SAI+<version>[+<index>]+<part>.db: letters, digits, '_' and '+', one '.'
+ * TOC.txt, Digest.crc32, ...), SASI's SI_<index>.db (Component.Type
+ * SECONDARY_INDEX, "SI_.*.db") and 5.0 SAI's SAI+<version>[+<index>]+
+ * <part>.db (index/sai/disk/format/Version.defaultFileNameFormat: "SAI",
+ * '+', the SAI version "aa", '+' and the index name for a per-index file,
+ * '+', the IndexComponent's name, ".db"; in the table folder beside the
+ * SSTable, no folder of their own): letters, digits, '_' and '+', one '.'
  * with something on both sides.  Cassandra's parsers take any other token
  * as a CUSTOM component (Component.parse) and ScyllaDB's as an Unknown one
  * (component_from_sstring), which neither reads; kept narrower so that a
@@ -214,6 +220,38 @@ is_component(const char *s, size_t len)
 	return ndots == 1 && dot > 0 && dot < len - 1;
 }
 
+/*
+ * ScyllaDB's temporary components (sstables/sstable_version.cc, the
+ * component maps): TOC.txt.tmp (TemporaryTOC) for every version it reads,
+ * TemporaryHashes.db.tmp (the partition key hashes its ms and mt writer
+ * keeps until it builds Filter.db from them, sstables/mx/writer.cc) for ms
+ * and mt.  Either one marks an SSTable being written, or (TOC.txt.tmp) being
+ * deleted: ScyllaDB's sstable_directory (filesystem_components_lister::
+ * handle: temp_toc_found; TemporaryHashes, "a leftover from a
+ * partially-written sstable") removes it at startup, so it is not part of
+ * the table.  Their second '.' is why is_component does not take them.
+ * Statistics.db.tmp (TemporaryStatistics, a Statistics.db being rewritten)
+ * is removed alone, its SSTable kept with its Statistics.db: it is left
+ * out, as a copy beside a component is.
+ */
+static int
+is_scylla_unfinished(const char *s, size_t len, const char *version, size_t version_len)
+{
+	if (!is_scylla_version(version, version_len))
+		return 0;
+	if (len == 11 && memcmp(s, "TOC.txt.tmp", 11) == 0)
+		return 1;
+	return len == 22 && memcmp(s, "TemporaryHashes.db.tmp", 22) == 0 &&
+		version_len == 2 && version[0] == 'm' && (version[1] == 's' || version[1] == 't');
+}
+
+int
+bc_sstable_component_unfinished(const char *component, size_t len,
+								const char *version, size_t version_len)
+{
+	return is_scylla_unfinished(component, len, version, version_len);
+}
+
 /* 2.x's temporary markers (Descriptor.fromFilename: "tmp", "tmplink";
  * Descriptor.Type) */
 static int
@@ -230,7 +268,8 @@ bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out)
 	size_t		flen[MAX_FIELDS];
 	int			n = 0,
 				first,
-				ver;
+				ver,
+				component_ok;
 	size_t		i;
 
 	memset(out, 0, sizeof(*out));
@@ -254,8 +293,9 @@ bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out)
 	flen[n] = (size_t) (name + len - f[n]);
 	n++;
 
-	if (!is_component(f[n - 1], flen[n - 1]))
-		return BC_ERR_SSTABLE_NAME;
+	/* ScyllaDB's TOC.txt.tmp and TemporaryHashes.db.tmp are taken below,
+	 * for its versions */
+	component_ok = is_component(f[n - 1], flen[n - 1]);
 
 	/*
 	 * From 2.2: [tmp-]version-generation-format-Component.  The format field
@@ -270,7 +310,9 @@ bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out)
 					 is_scylla_version(f[first], flen[first]) ? INT64_MAX : INT32_MAX) ||
 		 is_uuid_id(f[first + 1], flen[first + 1])) &&
 		flen[first + 2] == 3 &&
-		(memcmp(f[first + 2], "big", 3) == 0 || memcmp(f[first + 2], "bti", 3) == 0))
+		(memcmp(f[first + 2], "big", 3) == 0 || memcmp(f[first + 2], "bti", 3) == 0) &&
+		(component_ok ||
+		 is_scylla_unfinished(f[first + 3], flen[first + 3], f[first], flen[first])))
 	{
 		out->temporary = first;
 		out->version = f[first];
@@ -282,6 +324,7 @@ bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out)
 		out->component = f[first + 3];
 		out->component_len = flen[first + 3];
 		out->descriptor_len = (size_t) (f[first + 3] - 1 - name);
+		out->unfinished = !component_ok;
 		return BC_OK;
 	}
 
@@ -290,7 +333,8 @@ bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out)
 	if (n == ver + 3 && is_name(f[0], flen[0], 0) && is_name(f[1], flen[1], 1) &&
 		is_version(f[ver], flen[ver]) &&
 		is_sequence(f[ver + 1], flen[ver + 1],
-					is_scylla_version(f[ver], flen[ver]) ? INT64_MAX : INT32_MAX))
+					is_scylla_version(f[ver], flen[ver]) ? INT64_MAX : INT32_MAX) &&
+		(component_ok || is_scylla_unfinished(f[ver + 2], flen[ver + 2], f[ver], flen[ver])))
 	{
 		out->legacy = 1;
 		out->temporary = ver == 3;
@@ -306,6 +350,7 @@ bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out)
 		out->component = f[ver + 2];
 		out->component_len = flen[ver + 2];
 		out->descriptor_len = (size_t) (f[ver + 2] - 1 - name);
+		out->unfinished = !component_ok;
 		return BC_OK;
 	}
 	return BC_ERR_SSTABLE_NAME;

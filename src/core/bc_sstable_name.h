@@ -37,9 +37,16 @@ typedef struct bc_sstable_name
 	int			legacy;			/* keyspace-table-... (before 2.2) */
 	int			temporary;		/* tmp- or tmplink-: still being written */
 	int			uuid_generation;	/* a time-UUID identifier */
+	int			unfinished;		/* ScyllaDB's TOC.txt.tmp or TemporaryHashes.db.tmp:
+								 * its SSTable is being written or deleted */
 } bc_sstable_name;
 
 bc_status	bc_sstable_name_parse(const char *name, size_t len, bc_sstable_name *out);
+
+/* 1 for a component that marks its SSTable unfinished (ScyllaDB's
+ * TOC.txt.tmp, and TemporaryHashes.db.tmp of ms and mt), for its version */
+int			bc_sstable_component_unfinished(const char *component, size_t len,
+											const char *version, size_t version_len);
 
 /* the table name of a table folder (<table>, <table>-<32 hex>, <table>-<uuid>);
  * for the core (bc_folder_parse) and its tests */

@@ -6,7 +6,8 @@
  * Directories; an SSTable's state (bc_sstable_state_of) its folder, its name
  * (tmp-, tmplink-), the transaction logs beside it (LogTransaction,
  * LogFile, LogAwareFileLister: bc_txn_log_scan) and whether it has a
- * Data.db.  A folder's files
+ * Data.db; ScyllaDB's unfinished ones have a TOC.txt.tmp or a
+ * TemporaryHashes.db.tmp among their components.  A folder's files
  * are grouped into SSTables by their descriptor (bc_sstable_component_cmp);
  * names that are not SSTable components are ignored.  Symbolic links are
  * followed (data folders are often links to other disks), but each folder
@@ -321,6 +322,7 @@ make_sstable(bc_walk *w, const char *dir, const bc_folder *f,
 			   *fill;
 	bc_walk_component *comps;
 	bc_walk_sstable s;
+	int			unfinished = 0;
 
 	/* parsed when the folder was read: the same again */
 	bc_sstable_name_parse(entries[0].name, strlen(entries[0].name), &parsed);
@@ -378,13 +380,17 @@ make_sstable(bc_walk *w, const char *dir, const bc_folder *f,
 		comps[i].mtime = entries[i].mtime;
 		if (strcmp(comps[i].name, "Data.db") == 0)
 			s.data = &comps[i];
+		/* ScyllaDB's TOC.txt.tmp, TemporaryHashes.db.tmp */
+		if (bc_sstable_component_unfinished(comps[i].name, entries[i].component_len,
+											p->version, p->version_len))
+			unfinished = 1;
 	}
 	s.ncomponents = (int) n;
 	s.components = comps;
 
 	s.state = f->state;
 	if (s.state == BC_STATE_LIVE)
-		s.state = bc_sstable_state_of(BC_STATE_LIVE, p->temporary,
+		s.state = bc_sstable_state_of(BC_STATE_LIVE, p->temporary || unfinished,
 									  strvec_has(&t->temporary, s.descriptor, p->descriptor_len),
 									  strvec_has(&t->obsolete, s.descriptor, p->descriptor_len),
 									  s.data != NULL);

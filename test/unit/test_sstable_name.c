@@ -182,7 +182,34 @@ synthetic(void)
 		  "ScyllaDB's int64 generations");
 	CHECK(parse("da-1-bti-SAI+aa+GroupComplete.db", &n) == BC_OK &&
 		  slice_is(n.component, n.component_len, "SAI+aa+GroupComplete.db") &&
-		  parse("oa-3-big-SAI+aa+idx_v+Meta.db", &n) == BC_OK, "SAI components");
+		  parse("oa-3-big-SAI+aa+idx_v+Meta.db", &n) == BC_OK && !n.unfinished, "SAI components");
+	/* ScyllaDB's temporary components (sstable_version.cc): TOC.txt.tmp
+	 * in its versions, TemporaryHashes.db.tmp in ms and mt; not
+	 * Statistics.db.tmp, nor either name in a version ScyllaDB does not
+	 * write */
+	CHECK(parse("me-1-big-TOC.txt.tmp", &n) == BC_OK && n.unfinished &&
+		  slice_is(n.component, n.component_len, "TOC.txt.tmp") &&
+		  n.descriptor_len == strlen("me-1-big") &&
+		  parse("ks-cf-ka-2-TOC.txt.tmp", &n) == BC_OK && n.unfinished && n.legacy &&
+		  parse("la-3-big-TOC.txt.tmp", &n) == BC_OK && n.unfinished &&
+		  parse("ms-3gdv_0b5w_1wvkw2rkpbt9e0guef-big-TemporaryHashes.db.tmp", &n) == BC_OK &&
+		  n.unfinished && n.uuid_generation &&
+		  parse("mt-4-big-TemporaryHashes.db.tmp", &n) == BC_OK && n.unfinished &&
+		  parse("mt-4-big-TOC.txt", &n) == BC_OK && !n.unfinished,
+		  "ScyllaDB's TOC.txt.tmp and TemporaryHashes.db.tmp");
+	CHECK(parse("nb-1-big-TOC.txt.tmp", &n) == BC_ERR_SSTABLE_NAME &&
+		  parse("da-1-bti-TOC.txt.tmp", &n) == BC_ERR_SSTABLE_NAME &&
+		  parse("me-1-big-TemporaryHashes.db.tmp", &n) == BC_ERR_SSTABLE_NAME &&
+		  parse("ms-1-big-Statistics.db.tmp", &n) == BC_ERR_SSTABLE_NAME &&
+		  parse("ms-1-big-Data.db.tmp", &n) == BC_ERR_SSTABLE_NAME &&
+		  parse("tmp-ms-1-big-TOC.txt.tmpx", &n) == BC_ERR_SSTABLE_NAME,
+		  "not ScyllaDB's temporary components");
+	CHECK(bc_sstable_component_unfinished("TOC.txt.tmp", 11, "mc", 2) &&
+		  !bc_sstable_component_unfinished("TOC.txt.tmp", 11, "oa", 2) &&
+		  !bc_sstable_component_unfinished("TOC.txt.tm", 10, "mc", 2) &&
+		  bc_sstable_component_unfinished("TemporaryHashes.db.tmp", 22, "ms", 2) &&
+		  !bc_sstable_component_unfinished("TemporaryHashes.db.tmp", 22, "md", 2),
+		  "bc_sstable_component_unfinished");
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
 		CHECK(parse(refused[i], &n) == BC_ERR_SSTABLE_NAME, "refused: '%s'", refused[i]);
 

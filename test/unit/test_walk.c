@@ -1358,6 +1358,71 @@ check_tick(void)
 	fs_free(&fs);
 }
 
+/*
+ * What else a table folder holds.  ScyllaDB's TOC.txt.tmp (any of its
+ * versions) and TemporaryHashes.db.tmp (ms, mt) are components that make
+ * their SSTable temporary: being written, or (TOC.txt.tmp) deleted; a
+ * hashes file alone too, never orphaned.  In other versions, and
+ * Statistics.db.tmp in any, they are not components (ignored, as any
+ * other name).  SAI's and SASI's components are the SSTable's, which stays
+ * live.
+ */
+#define XT "/x/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d"
+
+static void
+check_extras(void)
+{
+	memfs		fs;
+	int			rc;
+	static const char *const want =
+		SS(XT "/ks-cf-ka-8", "d=ks-cf-ka-8 v=ka g=8 big legacy ks=ks t=cf snap=- temporary "
+		   "Data.db:80:8,TOC.txt.tmp:81:8")
+		SS(XT "/me-1-big", "d=me-1-big v=me g=1 big ks=ks t=t snap=- temporary "
+		   "Data.db:10:1,TOC.txt.tmp:11:1")
+		SS(XT "/me-5-big", "d=me-5-big v=me g=5 big ks=ks t=t snap=- live Data.db:50:5")
+		SS(XT "/me-6-big", "d=me-6-big v=me g=6 big ks=ks t=t snap=- live Data.db:60:6")
+		SS(XT "/ms-2-big", "d=ms-2-big v=ms g=2 big ks=ks t=t snap=- temporary "
+		   "Data.db:20:2,Partitions.db:21:2,TOC.txt.tmp:23:2,TemporaryHashes.db.tmp:22:2")
+		SS(XT "/ms-9-big", "d=ms-9-big v=ms g=9 big ks=ks t=t snap=- temporary "
+		   "TemporaryHashes.db.tmp:90:9")
+		SS(XT "/mt-3-big", "d=mt-3-big v=mt g=3 big ks=ks t=t snap=- temporary "
+		   "Data.db:30:3,TemporaryHashes.db.tmp:31:3")
+		SS(XT "/nb-4-big", "d=nb-4-big v=nb g=4 big ks=ks t=t snap=- live Data.db:40:4")
+		SS(XT "/oa-7-big", "d=oa-7-big v=oa g=7 big ks=ks t=t snap=- live "
+		   "Data.db:70:7,SAI+aa+GroupComplete.db:0:7,SAI+aa+idx_v+Meta.db:71:7,SI_idx_w.db:72:7");
+
+	fs_init(&fs);
+	fs_dir(&fs, "/x");
+	fs_dir(&fs, "/x/ks");
+	fs_dir(&fs, XT);
+	fs_file(&fs, XT "/me-1-big-Data.db", 10, 1);
+	fs_file(&fs, XT "/me-1-big-TOC.txt.tmp", 11, 1);
+	fs_file(&fs, XT "/ms-2-big-Data.db", 20, 2);
+	fs_file(&fs, XT "/ms-2-big-Partitions.db", 21, 2);
+	fs_file(&fs, XT "/ms-2-big-TemporaryHashes.db.tmp", 22, 2);
+	fs_file(&fs, XT "/ms-2-big-TOC.txt.tmp", 23, 2);
+	fs_file(&fs, XT "/mt-3-big-Data.db", 30, 3);
+	fs_file(&fs, XT "/mt-3-big-TemporaryHashes.db.tmp", 31, 3);
+	fs_file(&fs, XT "/nb-4-big-Data.db", 40, 4);
+	fs_file(&fs, XT "/nb-4-big-TOC.txt.tmp", 41, 4);	/* not Cassandra's */
+	fs_file(&fs, XT "/me-5-big-Data.db", 50, 5);
+	fs_file(&fs, XT "/me-5-big-TemporaryHashes.db.tmp", 51, 5);	/* not me's */
+	fs_file(&fs, XT "/me-6-big-Data.db", 60, 6);
+	fs_file(&fs, XT "/me-6-big-Statistics.db.tmp", 61, 6);
+	fs_file(&fs, XT "/oa-7-big-Data.db", 70, 7);
+	fs_file(&fs, XT "/oa-7-big-SAI+aa+GroupComplete.db", 0, 7);
+	fs_file(&fs, XT "/oa-7-big-SAI+aa+idx_v+Meta.db", 71, 7);
+	fs_file(&fs, XT "/oa-7-big-SI_idx_w.db", 72, 7);
+	fs_file(&fs, XT "/ks-cf-ka-8-Data.db", 80, 8);
+	fs_file(&fs, XT "/ks-cf-ka-8-TOC.txt.tmp", 81, 8);
+	fs_file(&fs, XT "/ms-9-big-TemporaryHashes.db.tmp", 90, 9);
+
+	rc = run(&fs, "/x", 1);
+	CHECK(rc == 0 && fs.nsstable == 9, "extras: %d, %ld SSTables", rc, fs.nsstable);
+	check_out(&fs, want, "extras, include_inactive");
+	fs_free(&fs);
+}
+
 void
 suite_walk(void)
 {
@@ -1370,6 +1435,7 @@ suite_walk(void)
 	check_bounded();
 	check_links();
 	check_tick();
+	check_extras();
 
 	memset(&none, 0, sizeof(none));
 	CHECK(bc_walk_component_size(&none, "Data.db") == -1, "no components");
