@@ -126,7 +126,8 @@ REGRESS = \
 	20_recursion \
 	21_files \
 	22_components \
-	23_txn_logs
+	23_txn_logs \
+	26_folder_extras
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and

@@ -128,3 +128,103 @@ sstable "$src/sstable-adaptor/sstable-adaptor-core/src/test/resources/data/cass3
 	estimates/auditlogsbyid-66666666666666666666666666666666/mc-1-big live
 
 LC_ALL=C sort -o "$exp" "$exp"
+
+# --- extras: what else a current node's table folder holds -----------------
+# (sql/26_folder_extras.sql, test/client.sh) DEST/extras, a data folder of its
+# own, so that the node above keeps its rows; DEST/extras.tsv lists its
+# SSTables as expected.tsv does.  None of them may give a WARNING.
+xdata=$dest/extras
+xexp=$dest/extras.tsv
+: >"$xexp"
+# copy SSTable FROM_PREFIX to TO_PREFIX (relative to $xdata); record it
+xsstable() {
+	local from=$1 to=$2 state=$3 change=${4:--} f
+	mkdir -p "$xdata/$(dirname "$to")"
+	for f in "$from"-*; do
+		cp -- "$f" "$xdata/$to${f#"$from"}"
+	done
+	printf '%s\t%s\t%s\t%s\n' "$destname/extras/$to" "$state" "$srcname${from#"$src"}" "$change" >>"$xexp"
+}
+# big-endian unsigned integer of $2 bytes at offset $3 of file $1
+be_uint() { od -An -tu"$2" --endian=big -j"$3" -N"$2" -- "$1" | tr -d ' '; }
+# the bytes at offset $2, $3 of them, of file $1, in hex
+hex_at() { od -An -tx1 -j"$2" -N"$3" -- "$1" | tr -d ' \n'; }
+# write the bytes of hex string $3 at offset $2 of file $1
+put_hex() { printf '%b' "$(printf '%s' "$3" | sed 's/../\\x&/g')" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
+# java.util.zip.CRC32 of $3 bytes at offset $2 of file $1, big-endian hex:
+# the CRC-32 gzip's trailer holds (little-endian) for what it compressed
+crc32_at() {
+	dd if="$1" bs=1 skip="$2" count="$3" status=none | gzip -c | tail -c8 | head -c4 |
+		od -An -tx1 | awk '{ printf "%s%s%s%s", $4, $3, $2, $1 }'
+}
+# Statistics.db of a version with CRC32s (na and later) made to say
+# bloom_filter_fp_chance 1: the validation component (type 0: writeUTF of
+# the partitioner, then fp_chance as a double) gets 1.0, and the CRC32 that
+# follows the component (MetadataSerializer) is computed again; the old one
+# is checked first, so that a wrong offset fails here
+stats_fp_chance_one() {
+	local f=$1 n i o o0= o1= fp crc_at
+	n=$(be_uint "$f" 4 0)
+	for ((i = 0; i < n; i++)); do
+		[[ $(be_uint "$f" 4 $((8 + 8 * i))) != 0 ]] || o0=$(be_uint "$f" 4 $((12 + 8 * i)))
+	done
+	for ((i = 0; i < n; i++)); do
+		o=$(be_uint "$f" 4 $((12 + 8 * i)))
+		if ((o > o0)) && [[ -z $o1 || $o -lt $o1 ]]; then o1=$o; fi
+	done
+	fp=$((o0 + 2 + $(be_uint "$f" 2 "$o0")))
+	crc_at=$((o1 - 4))
+	if [[ $(crc32_at "$f" "$o0" $((crc_at - o0))) != "$(hex_at "$f" "$crc_at" 4)" ||
+		$(hex_at "$f" "$fp" 8) != 3f847ae147ae147b ]]; then
+		echo "make-node.sh: $f: not the validation component expected (fp_chance 0.01)" >&2
+		exit 1
+	fi
+	put_hex "$f" "$fp" 3ff0000000000000
+	put_hex "$f" "$crc_at" "$(crc32_at "$f" "$o0" $((crc_at - o0)))"
+}
+x=ks_extras/t-77777777777777777777777777777777
+# an unchanged copy, beside the others
+xsstable "$NB" "$x/nb-1-big" live
+# 5.0's SAI components (Version.defaultFileNameFormat: SAI+aa+<part>.db for
+# the SSTable's, SAI+aa+<index>+<part>.db for an index's; the completion
+# markers empty) and a SASI index's (SI_<index>.db), added to TOC.txt as
+# Cassandra appends them (TOCComponent.appendTOC); their bytes are not read
+xsstable "$NB" "$x/nb-2-big" live "SAI and SASI components added"
+for c in SAI+aa+GroupComplete.db SAI+aa+t_v_idx+ColumnComplete.db; do
+	: >"$xdata/$x/nb-2-big-$c"
+	printf '%s\n' "$c" >>"$xdata/$x/nb-2-big-TOC.txt"
+done
+for c in SAI+aa+TokenValues.db SAI+aa+PrimaryKeyTrie.db SAI+aa+t_v_idx+Meta.db \
+	SAI+aa+t_v_idx+TermsData.db SAI+aa+t_v_idx+PostingLists.db SI_t_w_idx.db; do
+	printf 'index bytes\n' >"$xdata/$x/nb-2-big-$c"
+	printf '%s\n' "$c" >>"$xdata/$x/nb-2-big-TOC.txt"
+done
+# bloom_filter_fp_chance = 1: no Filter.db (Cassandra's FilterFactory gives
+# AlwaysPresent and writes none, nor lists it in TOC.txt), and Statistics.db
+# says 1 (written here from nb-1-big's: no real SSTable of the reference
+# data has fp_chance 1)
+xsstable "$NB" "$x/nb-3-big" live "fp_chance 1, no Filter.db"
+rm -- "$xdata/$x/nb-3-big-Filter.db"
+sed -i '/^Filter\.db$/d' "$xdata/$x/nb-3-big-TOC.txt"
+stats_fp_chance_one "$xdata/$x/nb-3-big-Statistics.db"
+# no Filter.db though Statistics.db says 0.01 (deleted by hand): the same
+# NULL filter, no WARNING
+xsstable "$NB" "$x/nb-4-big" live "no Filter.db, fp_chance 0.01"
+rm -- "$xdata/$x/nb-4-big-Filter.db"
+# ScyllaDB (sstable_version.cc): a me SSTable being deleted (TOC.txt
+# renamed TOC.txt.tmp) and an ms one being written (TOC.txt.tmp, the
+# partition key hashes in TemporaryHashes.db.tmp, no Filter.db or
+# Statistics.db yet): both temporary, as ScyllaDB removes them at startup;
+# and a complete one with a Statistics.db.tmp left from a rewrite, which
+# ScyllaDB removes alone: live, with its Statistics.db
+ME=$L/me/legacy_tables/legacy_me_simple/me-1-big
+xsstable "$ME" "$x/me-5-big" temporary "TOC.txt renamed TOC.txt.tmp"
+mv -- "$xdata/$x/me-5-big-TOC.txt" "$xdata/$x/me-5-big-TOC.txt.tmp"
+mkdir -p "$xdata/$x"
+cp -- "$L/da/legacy_tables/legacy_da_simple/da-1-bti-Data.db" "$xdata/$x/ms-6-big-Data.db"
+printf 'Data.db\nTOC.txt\nFilter.db\nStatistics.db\nPartitions.db\nRows.db\n' >"$xdata/$x/ms-6-big-TOC.txt.tmp"
+printf '\x00\x01\x02\x03\x04\x05\x06\x07' >"$xdata/$x/ms-6-big-TemporaryHashes.db.tmp"
+printf '%s\t%s\t%s\t%s\n' "$destname/extras/$x/ms-6-big" temporary - "being written (ScyllaDB)" >>"$xexp"
+xsstable "$ME" "$x/me-7-big" live "Statistics.db.tmp beside"
+cp -- "$ME-Statistics.db" "$xdata/$x/me-7-big-Statistics.db.tmp"
+LC_ALL=C sort -o "$xexp" "$xexp"
