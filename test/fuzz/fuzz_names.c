@@ -156,6 +156,21 @@ check_sstable_name(const char *s, size_t len)
 	CHECK(n.format == BC_SSTABLE_BIG || n.format == BC_SSTABLE_BTI);
 	CHECK(n.legacy == 0 || n.legacy == 1);
 	CHECK(n.temporary == 0 || n.temporary == 1);
+	/* ScyllaDB's TOC.txt.tmp and TemporaryHashes.db.tmp, for its versions,
+	 * exactly; every other component has one '.' */
+	CHECK(n.unfinished == bc_sstable_component_unfinished(n.component, n.component_len,
+														   n.version, n.version_len));
+	if (n.unfinished)
+		CHECK((n.component_len == 11 && memcmp(n.component, "TOC.txt.tmp", 11) == 0) ||
+			  (n.component_len == 22 && memcmp(n.component, "TemporaryHashes.db.tmp", 22) == 0));
+	else
+	{
+		size_t		dots = 0;
+
+		for (i = 0; i < n.component_len; i++)
+			dots += n.component[i] == '.';
+		CHECK(dots == 1);
+	}
 	if (n.legacy)
 	{
 		CHECK(inside(n.keyspace, n.keyspace_len, u, len) && n.keyspace == s);

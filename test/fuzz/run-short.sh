@@ -321,6 +321,10 @@ put_seed txn-committed < <(printf 'ADD:[/var/lib/cassandra/data/ks/t-5a1c395e9a9
 put_seed txn-corrupt < <(printf 'ADD:[/d/ks/t/nb-4-big,0,8][1]\nREMOVE:[/d/ks/t/nb-3-big,1700000000000,8][0]\nREMOVE:[/d/ks/t/nb-3-big,1700000000000,8][0]\nCOMMIT:[,0,0][2613697770]\n')
 put_seed txn-last < <(printf 'ADD:[/var/lib/cassandra/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/nb-4-big,0,8][353324191]\nCOMMIT:[,0,0][2613697771]\n')
 put_seed txn-name < <(printf 'nb_txn_compaction_6a3b3f20-9a94-11e8-a0e6-e9a8e4bb7a4d.log')
+# ScyllaDB's temporary components and 5.0 SAI's (bc_sstable_name.c)
+put_seed name-scylla-hashes < <(printf 'ms-3gdv_0b5w_1wvkw2rkpbt9e0guef-big-TemporaryHashes.db.tmp')
+put_seed name-scylla-toc < <(printf 'ks-cf-ka-2-TOC.txt.tmp')
+put_seed name-sai < <(printf 'oa-3-big-SAI+aa+t_v_idx+PostingLists.db')
 
 # deeply nested marshal types (fuzz_cqlkeys.c, fuzz_cql_deep): <f> <n>
 # then (piece, count) pairs.  ReversedType and FrozenType 100,353 levels
