@@ -126,7 +126,8 @@ REGRESS = \
 	20_recursion \
 	21_files \
 	22_components \
-	23_txn_logs
+	23_txn_logs \
+	24_datastax
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and
@@ -449,7 +450,7 @@ dist: check-version
 installcheck-data: tools
 	rm -rf '$(BLOOMCASS_SERVER_DATA)'
 	mkdir -m 0755 '$(BLOOMCASS_SERVER_DATA)'
-	cp -R test/data/real-filters test/data/vectors test/data/sstables '$(BLOOMCASS_SERVER_DATA)/'
+	cp -R test/data/real-filters test/data/vectors test/data/sstables test/data/sstables-datastax '$(BLOOMCASS_SERVER_DATA)/'
 	chmod -R a+rX '$(BLOOMCASS_SERVER_DATA)'
 	chmod a+rwx '$(BLOOMCASS_SERVER_DATA)'
 	test/make-node.sh '$(BLOOMCASS_SERVER_DATA)/sstables' '$(BLOOMCASS_SERVER_DATA)/node'
