@@ -127,6 +127,7 @@ REGRESS = \
 	21_files \
 	22_components \
 	23_txn_logs \
+	24_datastax \
 	26_folder_extras
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
@@ -450,7 +451,7 @@ dist: check-version
 installcheck-data: tools
 	rm -rf '$(BLOOMCASS_SERVER_DATA)'
 	mkdir -m 0755 '$(BLOOMCASS_SERVER_DATA)'
-	cp -R test/data/real-filters test/data/vectors test/data/sstables '$(BLOOMCASS_SERVER_DATA)/'
+	cp -R test/data/real-filters test/data/vectors test/data/sstables test/data/sstables-datastax '$(BLOOMCASS_SERVER_DATA)/'
 	chmod -R a+rX '$(BLOOMCASS_SERVER_DATA)'
 	chmod a+rwx '$(BLOOMCASS_SERVER_DATA)'
 	test/make-node.sh '$(BLOOMCASS_SERVER_DATA)/sstables' '$(BLOOMCASS_SERVER_DATA)/node'

@@ -125,7 +125,7 @@ bloom_component_error(bc_status st, const char *component, const char *version,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("invalid SSTable version \"%.*s\": %s",
 							vlen, version, bc_status_message(st)),
-					 errhint("Use a version from ia to oa, da or bb (for example 'nb' or 'ma').")));
+					 errhint("Use a version from ia to oa, da, or DataStax's aa to cc (for example 'nb' or 'ma').")));
 			break;
 		case BC_ERR_VERSION_UNSUPPORTED:
 			ereport(ERROR,
@@ -135,7 +135,7 @@ bloom_component_error(bc_status st, const char *component, const char *version,
 							component, file, vlen, version) :
 					 errmsg("cannot read %s of SSTable version \"%.*s\": the version is not supported",
 							component, vlen, version),
-					 errdetail("bloomcass reads the SSTables of Cassandra 1.2 (version ia) and later, DataStax's bb and ScyllaDB's ms and mt.")));
+					 errdetail("bloomcass reads the SSTables of Cassandra 1.2 (version ia) and later, DataStax's aa, ac, ad, ba, bb, ca, cb and cc, and ScyllaDB's ms and mt.")));
 			break;
 		case BC_ERR_INDEX_BTI:
 			ereport(ERROR,

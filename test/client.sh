@@ -29,6 +29,7 @@ q() { PGOPTIONS='-c client_min_messages=error' psql -X -q -At -v ON_ERROR_STOP=1
 
 bc_cluster_start
 SST=$(bc_server_copy test/data/sstables)
+DSX=$(bc_server_copy test/data/sstables-datastax)
 NODE=$BC_CLUSTER_DIR/files/node
 test/make-node.sh "$SST" "$NODE"
 # copies in every compressor, with ScyllaDB's quirks, and damaged ones
@@ -100,6 +101,14 @@ filter_bytes_differ() {
 	        CASE WHEN 'Filter.db' = ANY (components)
 	             THEN pg_read_binary_file(path || '-Filter.db') END"
 }
+# rows of LABEL whose loaded keys are not cassandra_sstable_keys' keys
+keys_differ() {
+	q -c "SELECT count(*) FROM cassandra_sstable_files f WHERE label = '$1'
+	      AND (SELECT array_agg(k ORDER BY k) FROM cassandra_sstable_keys(f.path) k)
+	          IS DISTINCT FROM
+	          (SELECT array_agg(key ORDER BY key) FROM cassandra_sstable_files_keys x
+	           WHERE x.label = '$1' AND x.path = f.path)"
+}
 summary_of() { grep -Eo '[0-9]+ SSTables: .*' "$1" | tail -n 1; }
 
 # --- the test copy of the reference SSTables --------------------------------
@@ -129,6 +138,20 @@ expect "sstables: --keys loads the keys of the 6 trie-indexed SSTables (74 keys)
 	WHERE f.label = 'n1' AND f.format = 'bti'")" "6 74"
 expect "sstables: keys were loaded" "$(q -c "SELECT count(*) > 1000 FROM cassandra_sstable_files_keys WHERE label = 'n1'")" t
 echo "    ($n_rows loaded, $n_failed failed; $(summary_of "$T/sst.log"))"
+
+# --- DataStax's trie-indexed versions aa .. cc -------------------------------
+run "$T/dsx.log" --label dx --keys "$DSX"
+expect "datastax: exit status 0" "$RC" 0
+expect "datastax: rows equal cassandra_sstables() column by column" "$(compare dx "$DSX" '^$')" ""
+expect "datastax: filter_db is the bytes of every Filter.db" "$(filter_bytes_differ dx)" 0
+expect "datastax: the 18 SSTables of 8 versions, every fact read, with their 86 keys" "$(q -c "
+	SELECT count(DISTINCT f.path) || ' ' || count(DISTINCT f.version) || ' ' || count(x.key) || ' ' ||
+	       bool_and(f.partitioner IS NOT NULL AND f.fp_chance = 0.01 AND f.key_type IS NOT NULL
+	                AND f.first_key IS NOT NULL AND f.filter_db IS NOT NULL)
+	FROM cassandra_sstable_files f
+	JOIN cassandra_sstable_files_keys x ON x.label = f.label AND x.path = f.path
+	WHERE f.label = 'dx'")" "18 8 86 true"
+expect "datastax: --keys gives cassandra_sstable_keys' keys" "$(keys_differ dx)" 0
 
 # --- a node's data folder ----------------------------------------------------
 run "$T/node.log" --label n2 "$NODE/data"
@@ -201,12 +224,7 @@ expect "codecs: the 70 copies (7 SSTables, 10 variants) loaded with their 100,74
 expect "codecs: rows equal cassandra_sstables() column by column" "$(compare cd "$CODECS/copies" '^$')" ""
 expect "codecs: filter_db is the bytes of every Filter.db" "$(filter_bytes_differ cd)" 0
 expect "codecs: facts and keys equal the source's (every copy)" "$(codec_facts_differ cd)" "70 rows, 0 differ"
-expect "codecs: --keys gives cassandra_sstable_keys' keys" "$(q -c "
-	SELECT count(*) FROM cassandra_sstable_files f WHERE label = 'cd'
-	  AND (SELECT array_agg(k ORDER BY k) FROM cassandra_sstable_keys(f.path) k)
-	      IS DISTINCT FROM
-	      (SELECT array_agg(key ORDER BY key) FROM cassandra_sstable_files_keys x
-	       WHERE x.label = 'cd' AND x.path = f.path)")" 0
+expect "codecs: --keys gives cassandra_sstable_keys' keys" "$(keys_differ cd)" 0
 
 run "$T/quirks.log" --label qk --keys "$CODECS/quirks"
 expect "quirks: exit status 0" "$RC" 0

@@ -101,7 +101,7 @@ bc_layout_name(bc_layout l)
 
 /*
  * Known SSTable versions whose filter is murmur3 (Cassandra 1.2 and later).
- * "bti" marks trie-indexed formats, which always use the raw payload.
+ * "bti" marks trie-indexed formats (named <v>-<gen>-bti-*).
  */
 typedef struct version_info
 {
@@ -144,6 +144,33 @@ static const version_info versions[] = {
 	/* trie-indexed: Cassandra 5.0 BTI, DataStax bb */
 	{"da", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
 	{"bb", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
+
+	/*
+	 * DataStax's other trie-indexed versions, read as DataStax's own reader
+	 * reads them (driftx/ds-cassandra at 5ea584d384f18ca75f3e1dd3c9c3d7237848392b,
+	 * the commit the reference SSTables come from):
+	 *   - TrieIndexFormat.TrieIndexVersion: hasOldBfFormat is
+	 *     version < "b", so aa, ac, ad have the old serialization and ba and
+	 *     later the new one;
+	 *   - utils/BloomFilterSerializer.deserialize(in, oldBfFormat) and
+	 *     utils/obs/OffHeapBitSet.deserialize: BE32 hash count, BE32 word
+	 *     count, then the words as big-endian longs when oldBfFormat (our
+	 *     swapped layout), else the bitset's bytes as they are in memory
+	 *     (little-endian longs, our raw layout);
+	 *   - utils/BloomFilter.indexes: setIndexes(hash[1], hash[0]) for every
+	 *     version (our new order);
+	 *   - utils/FilterFactory.getFilter(n, fp) and BloomCalculations: one
+	 *     sizing for every version, n * buckets + 20 bits (BITSET_EXCESS).
+	 * ab (a pre-release 6.8 name, which TrieIndexVersion.mapAb reads as ba)
+	 * and the one-letter b are never written by a release: not read.
+	 */
+	{"aa", 1, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+	{"ac", 1, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+	{"ad", 1, BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+	{"ba", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	{"ca", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	{"cb", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	{"cc", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
 };
 
 static const version_info *
@@ -161,20 +188,10 @@ find_version(const char *v, size_t len)
 
 /*
  * A well-formed version name that is not murmur3-filtered or out of scope:
- * pre-1.2 (a..hf: SHA or Murmur2 filters), other DataStax trie versions.
- *
- * What DataStax's source says of those (datastax/cassandra,
- * src/java/org/apache/cassandra/io/sstable/format/bti/BtiFormat.java,
- * class BtiVersion, at 031e18563dc86c25d749ca05ef6a2fbff4c090d0): aa (DSE
- * 6.0), ac, ad (6.0.11/6.7.6, 6.0.14/6.7.11) have the "old BF format"
- * (hasOldBfFormat: the bitset as big-endian longs, our swapped layout);
- * ba (6.8), bb (6.8.5), ca (DSE-DB on OSS 4.0), cb, cc the new one (raw);
- * ab is illegal (read as b, a pre-GA 6.8).  FilterComponent.java
- * (5060a48d56486b5afb9f5ad0dfb00bd9c2654885) picks the serializer by
- * hasOldBfFormat alone, and utils/BloomFilter.java
- * (0071f5558bcc93abedb6c3ab4c057c1c447664f2) has one hash order for every
- * version, setIndexes(hash[1], hash[0]): our new order.  Only bb, of which
- * real files were checked, is in the table above.
+ * pre-1.2 (a..hf: SHA or Murmur2 filters), and the a* and b* names
+ * DataStax's TrieIndexVersion does not write (ab, a pre-release name, and
+ * any later a* or b* letter).  The versions it writes are in the table
+ * above, with the classes their rules come from.
  */
 static int
 is_other_version(const char *v, size_t len)

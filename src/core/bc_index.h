@@ -8,7 +8,7 @@
  * unsigned vints for ma and later.  It has no header, count or footer, so
  * a file cut exactly between two entries cannot be told from a complete
  * one; compare the last key with Summary.db's (bc_summary.h) for that.
- * Trie-indexed SSTables (BTI da, bb, ...; ScyllaDB's ms and mt) have
+ * Trie-indexed SSTables (BTI da, DataStax aa .. cc; ScyllaDB's ms and mt) have
  * neither Index.db nor Summary.db: BC_ERR_INDEX_BTI.
  */
 #ifndef BC_INDEX_H

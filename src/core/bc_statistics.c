@@ -17,7 +17,7 @@
  *     it by type, older ScyllaDB releases did not: parse_toc), then the
  *     components: 0 validation (partitioner, fp_chance), 1 compaction,
  *     2 stats, 3 serialization header (ma and later);
- *   - na and later, BTI (da) and DataStax's bb: the same with CRC32s: one
+ *   - na and later, BTI (da) and DataStax's aa .. cc: the same with CRC32s: one
  *     after the count, one (continuing the first) after the table, and one
  *     after each component, over that component's bytes.
  *
@@ -47,6 +47,22 @@ static const bc_stats_version stats_versions[] = {
 	{"ms", BC_SK_TOC_HEADER, 1}, {"mt", BC_SK_TOC_HEADER, 1},
 	{"na", BC_SK_TOC_CRC, 0}, {"nb", BC_SK_TOC_CRC, 0}, {"nc", BC_SK_TOC_CRC, 0},
 	{"oa", BC_SK_TOC_CRC, 0}, {"da", BC_SK_TOC_CRC, 0}, {"bb", BC_SK_TOC_CRC, 0},
+
+	/*
+	 * DataStax's other trie-indexed versions (driftx/ds-cassandra at
+	 * 5ea584d384f18ca75f3e1dd3c9c3d7237848392b): TrieIndexVersion's
+	 * hasMetadataChecksum is true for every one of them, so
+	 * MetadataSerializer reads the checksummed table of contents; the four
+	 * MetadataType components are Apache's, and the fields read here are
+	 * read alike at every version: ValidationMetadata.serializer
+	 * (partitioner, fp_chance), the leading partition size histogram of
+	 * StatsMetadata.serializer (the DSE-only fields, hasMaxColumnValueLengths,
+	 * hasZeroCopyMetadata, hasIncrementalNodeSyncMetadata..., come after
+	 * it) and SerializationHeader.Serializer (no version test at all).
+	 */
+	{"aa", BC_SK_TOC_CRC, 0}, {"ac", BC_SK_TOC_CRC, 0}, {"ad", BC_SK_TOC_CRC, 0},
+	{"ba", BC_SK_TOC_CRC, 0}, {"ca", BC_SK_TOC_CRC, 0}, {"cb", BC_SK_TOC_CRC, 0},
+	{"cc", BC_SK_TOC_CRC, 0},
 };
 
 /*

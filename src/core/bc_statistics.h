@@ -31,7 +31,7 @@ typedef struct bc_statistics
 
 /*
  * Parse a whole Statistics.db of the given SSTable version (ia .. oa, da,
- * bb, ScyllaDB's ms and mt).  Versions before ia give
+ * DataStax's aa .. cc, ScyllaDB's ms and mt).  Versions before ia give
  * BC_ERR_VERSION_UNSUPPORTED, unknown ones BC_ERR_VERSION_UNKNOWN; a
  * malformed file one of the BC_ERR_STATS_* codes.  *out is zeroed unless
  * BC_OK is returned.

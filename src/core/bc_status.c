@@ -39,7 +39,7 @@ bc_status_message(bc_status st)
 		case BC_ERR_VERSION_UNKNOWN:
 			return "not a known SSTable version";
 		case BC_ERR_VERSION_UNSUPPORTED:
-			return "SSTable version has no murmur3 bloom filter bloomcass can read (Cassandra before 1.2, or a DataStax trie format other than bb)";
+			return "SSTable version has no murmur3 bloom filter bloomcass can read (Cassandra before 1.2, or a DataStax trie version other than aa, ac, ad, ba, bb, ca, cb, cc)";
 		case BC_ERR_FILE_NAME:
 			return "not a Filter.db file name (expected <version>-<generation>-<big|bti>-Filter.db or <keyspace>-<table>-<version>-<generation>-Filter.db)";
 		case BC_ERR_FORMAT_MISMATCH:
@@ -77,7 +77,7 @@ bc_status_message(bc_status st)
 		case BC_ERR_STATS_FIELD:
 			return "Statistics.db holds an impossible count, length or flag";
 		case BC_ERR_INDEX_BTI:
-			return "a trie-indexed SSTable (BTI da, bb; ScyllaDB ms, mt) has no Index.db or Summary.db";
+			return "a trie-indexed SSTable (BTI da; DataStax aa to cc; ScyllaDB ms, mt) has no Index.db or Summary.db";
 		case BC_ERR_INDEX_TRUNCATED:
 			return "Index.db ends inside an entry";
 		case BC_ERR_INDEX_LENGTH:

@@ -83,7 +83,26 @@ bc_key_source_init_token(bc_key_source *s, int64_t token, const uint8_t *key, si
 	token_bytes(s->token, token);
 }
 
-/* ByteSource.AbstractEscaper.next (OSS50): -1 after the end byte */
+/*
+ * The LEGACY form of DecoratedKey.asComparableBytes, which DataStax's
+ * trie-indexed versions before ca write (driftx/ds-cassandra at
+ * 5ea584d384f18ca75f3e1dd3c9c3d7237848392b: TrieIndexFormat.
+ * TrieIndexVersion, byteComparableVersion = version >= "ca" ? OSS41 :
+ * LEGACY; datastax/cassandra's BtiFormat.BtiVersion names the later one
+ * OSS50, Apache's):
+ *   - DecoratedKey.asComparableBytes: ByteSource.withTerminator(LEGACY ?
+ *     END_OF_STREAM : TERMINATOR, ...): no 0x38 at the end;
+ *   - ByteSource.AbstractReinterpreter.next: a component ending in an
+ *     escaped 0 ends 0xfe 0x00, not 0xfe ("+00 for Version#LEGACY").
+ */
+void
+bc_key_source_legacy(bc_key_source *s)
+{
+	s->legacy = 1;
+}
+
+/* ByteSource.AbstractEscaper.next (OSS50; LEGACY: see above): -1 after
+ * the end byte */
 static int
 escaper_next(bc_key_source *s)
 {
@@ -97,6 +116,8 @@ escaper_next(bc_key_source *s)
 		if (s->escaped)
 		{
 			s->escaped = 0;
+			if (s->legacy)
+				s->pos--;		/* and then the 0x00 below */
 			return 0xfe;
 		}
 		return 0x00;
@@ -151,6 +172,8 @@ bc_key_source_next(void *arg)
 				break;
 			case ST_TERM:
 				s->stage = ST_END;
+				if (s->legacy)
+					return -1;
 				return 0x38;
 			default:
 				return -1;
@@ -185,6 +208,25 @@ bc_key_hash_byte(const uint8_t *key, size_t len)
 
 /* ---- the SSTable ------------------------------------------------- */
 
+/*
+ * DataStax's trie-indexed versions other than bb (bb is above):
+ * TrieIndexFormat (driftx/ds-cassandra at 5ea584d...) writes their
+ * Partitions.db and Rows.db with the same PartitionIndexBuilder and
+ * RowIndexWriter at every version; only the key form's ByteComparable
+ * version differs (LEGACY before ca, see bc_key_source_legacy).
+ */
+static int
+is_datastax_trie(const char *v)
+{
+	static const char *const names[] = {"aa", "ac", "ad", "ba", "ca", "cb", "cc"};
+	size_t		i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (memcmp(v, names[i], 2) == 0)
+			return 1;
+	return 0;
+}
+
 bc_status
 bc_trie_sstable_init(bc_trie_sstable *s, const char *version, size_t version_len,
 					 bc_partitioner p, const bc_reader *partitions,
@@ -194,9 +236,11 @@ bc_trie_sstable_init(bc_trie_sstable *s, const char *version, size_t version_len
 	memset(s, 0, sizeof(*s));
 	if (version_len != 2 ||
 		!(memcmp(version, "da", 2) == 0 || memcmp(version, "bb", 2) == 0 ||
-		  memcmp(version, "mt", 2) == 0 || memcmp(version, "ms", 2) == 0))
+		  memcmp(version, "mt", 2) == 0 || memcmp(version, "ms", 2) == 0 ||
+		  is_datastax_trie(version)))
 		return BC_ERR_VERSION_UNKNOWN;
 	s->typed_keys = memcmp(version, "ms", 2) == 0;
+	s->legacy_form = version[0] == 'a' || version[0] == 'b';
 	s->rows = rows;
 	s->data = data;
 	s->partitioner = p;
@@ -331,6 +375,8 @@ bc_trie_keys_next(bc_trie_keys *k, const uint8_t **key, size_t *len, int *done)
 					n = k->it.depth;
 
 		bc_key_source_init(&src, k->s->partitioner, k->key, klen);
+		if (k->s->legacy_form)
+			bc_key_source_legacy(&src);
 		if (k->s->typed_keys && k->s->partitioner != BC_PARTITIONER_MURMUR3)
 			n = 1;
 		else if (k->s->typed_keys && n > 1 + TOKEN_FORM)
@@ -482,6 +528,8 @@ bc_trie_has_key(bc_trie_sstable *s, const uint8_t *key, size_t len, int *present
 	if (s->typed_keys)
 		return has_key_by_token(s, key, len, present);
 	bc_key_source_init(&src, s->partitioner, key, len);
+	if (s->legacy_form)
+		bc_key_source_legacy(&src);
 	if ((st = bc_trie_find(&s->trie, bc_key_source_next, &src, &p, &found)) != BC_OK ||
 		!found)
 		return st;

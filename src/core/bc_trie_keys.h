@@ -59,6 +59,7 @@ typedef struct bc_key_source
 	int			stage;
 	size_t		pos;
 	int			escaped;
+	int			legacy;			/* ByteComparable.Version.LEGACY */
 } bc_key_source;
 
 /* the key under a partitioner; Murmur3's token is bc_token of the key */
@@ -66,6 +67,13 @@ void		bc_key_source_init(bc_key_source *s, bc_partitioner p,
 							   const uint8_t *key, size_t len);
 
 /* Murmur3 form of a key with a given token (for ScyllaDB's test vectors) */
+/*
+ * Make s (just initialised) give the LEGACY form of DataStax's aa .. bb:
+ * no terminator, and a component ending in an escaped 0 gets one more 0
+ * (bc_trie_keys.c).
+ */
+void		bc_key_source_legacy(bc_key_source *s);
+
 void		bc_key_source_init_token(bc_key_source *s, int64_t token,
 									 const uint8_t *key, size_t len);
 
@@ -95,6 +103,7 @@ typedef struct bc_trie_sstable
 	bc_data_reader *data;
 	bc_partitioner partitioner;
 	int			typed_keys;		/* ScyllaDB ms */
+	int			legacy_form;	/* DataStax aa .. bb: LEGACY key forms */
 	bc_trie_frame *frames;		/* bc_trie_sstable_frames, or NULL */
 	size_t		frame_cap;
 	bc_trie_frame own_frames[BC_TRIE_OWN_FRAMES];

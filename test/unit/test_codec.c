@@ -155,6 +155,11 @@ versions(void)
 		{"oa", BC_ORDER_NEW, BC_LAYOUT_RAW}, {"da", BC_ORDER_NEW, BC_LAYOUT_RAW},
 		{"bb", BC_ORDER_NEW, BC_LAYOUT_RAW},
 		{"ms", BC_ORDER_NEW, BC_LAYOUT_SWAPPED}, {"mt", BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+		/* DataStax's TrieIndexVersion: hasOldBfFormat before b */
+		{"aa", BC_ORDER_NEW, BC_LAYOUT_SWAPPED}, {"ac", BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+		{"ad", BC_ORDER_NEW, BC_LAYOUT_SWAPPED}, {"ba", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"ca", BC_ORDER_NEW, BC_LAYOUT_RAW}, {"cb", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"cc", BC_ORDER_NEW, BC_LAYOUT_RAW},
 	};
 	static const struct
 	{
@@ -166,7 +171,10 @@ versions(void)
 		{"ka ", BC_ERR_VERSION_UNKNOWN}, {"pa", BC_ERR_VERSION_UNKNOWN},
 		{"mf", BC_ERR_VERSION_UNKNOWN}, {"big", BC_ERR_VERSION_UNKNOWN},
 		{"hf", BC_ERR_VERSION_UNSUPPORTED}, {"f", BC_ERR_VERSION_UNSUPPORTED},
-		{"aa", BC_ERR_VERSION_UNSUPPORTED}, {"ba", BC_ERR_VERSION_UNSUPPORTED},
+		/* DataStax names its TrieIndexVersion never writes */
+		{"ab", BC_ERR_VERSION_UNSUPPORTED}, {"ae", BC_ERR_VERSION_UNSUPPORTED},
+		{"bc", BC_ERR_VERSION_UNSUPPORTED}, {"b", BC_ERR_VERSION_UNSUPPORTED},
+		{"cd", BC_ERR_VERSION_UNKNOWN},
 	};
 	size_t		i;
 
@@ -225,7 +233,14 @@ file_names(void)
 		{"nb-1-bti-Filter.db", BC_ERR_FORMAT_MISMATCH, NULL, 0, 0},
 		{"zz-1-big-Filter.db", BC_ERR_VERSION_UNKNOWN, NULL, 0, 0},
 		{"ks-cf-hf-5-Filter.db", BC_ERR_VERSION_UNSUPPORTED, NULL, 0, 0},
-		{"aa-1-bti-Filter.db", BC_ERR_VERSION_UNSUPPORTED, NULL, 0, 0},
+		{"ab-1-bti-Filter.db", BC_ERR_VERSION_UNSUPPORTED, NULL, 0, 0},
+		/* DataStax: old serialization before b (hasOldBfFormat) */
+		{"aa-1-bti-Filter.db", BC_OK, "aa", BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+		{"ad-1-bti-Filter.db", BC_OK, "ad", BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
+		{"ba-1-bti-Filter.db", BC_OK, "ba", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"cb-3g3i_16ov_3sj4g2pdpcdz177rbj-bti-Filter.db", BC_OK, "cb", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"cc-3gdv_0vos_48lts2l3kqtv0q1se8-bti-Filter.db", BC_OK, "cc", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"ca-1-big-Filter.db", BC_ERR_FORMAT_MISMATCH, NULL, 0, 0},
 	};
 	size_t		i;
 

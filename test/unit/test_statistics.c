@@ -785,7 +785,7 @@ versions(void)
 				b;
 	size_t		pos = 0;
 	int			h;
-	static const char *const unsupported[] = {"a", "b", "e", "hb", "hf", "ba", "aa"};
+	static const char *const unsupported[] = {"a", "b", "e", "hb", "hf", "ab", "bc"};
 	static const char *const unknown[] = {"", "zz", "i", "icx", "IA", "m"};
 	size_t		i;
 

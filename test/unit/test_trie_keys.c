@@ -105,6 +105,42 @@ check_vectors(void)
 		}
 	}
 
+	/* the LEGACY form of DataStax's aa .. bb (bc_key_source_legacy):
+	 * ByteSource.AbstractReinterpreter's examples, "+00 for
+	 * Version#LEGACY" after a final escaped 0, and no terminator */
+	{
+		static const struct
+		{
+			const char *key;
+			const char *esc;
+		}			e[] = {
+			{"41000042", "4100feff4200"},
+			{"41004200", "4100ff4200fe00"},
+			{"4100", "4100fe00"},
+			{"4142", "414200"},
+			{"", "00"},
+			{"00", "00fe00"},
+			{"0000", "00fefe00"},
+		};
+
+		for (i = 0; i < sizeof(e) / sizeof(e[0]); i++)
+		{
+			size_t		klen,
+						n;
+			uint8_t    *key = unit_hex_decode(e[i].key, strlen(e[i].key), &klen);
+			uint8_t		out[64];
+			char		want[128];
+			bc_key_source s;
+
+			snprintf(want, sizeof(want), "40%s40%s", e[i].esc, e[i].esc);
+			bc_key_source_init(&s, BC_PARTITIONER_BYTE_ORDERED, key, klen);
+			bc_key_source_legacy(&s);
+			n = bc_key_encode(&s, out, sizeof(out));
+			CHECK(unit_hex_eq(out, n, want), "legacy escape %zu: %s", i, e[i].key);
+			free(key);
+		}
+	}
+
 	/* Murmur3: the token of the key, sign bit flipped; the empty key's
 	 * token is the minimum */
 	{

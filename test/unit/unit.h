@@ -130,6 +130,7 @@ void		suite_compression(void);
 void		suite_trie(void);	/* test_trie.c */
 void		suite_trie_keys(void);	/* test_trie_keys.c */
 void		suite_trie_scylladb(void);
+void		suite_datastax(void);	/* test_datastax.c */
 void		suite_cqltype(void);	/* test_cqlvalue.c */
 void		suite_cqlvalue(void);
 void		suite_recursion(void);	/* test_recursion.c */

@@ -323,6 +323,7 @@ main(int argc, char **argv)
 		{"agreement", suite_agreement},
 		{"data_bounds", suite_data_bounds},
 		{"trie_scylladb", suite_trie_scylladb},
+		{"datastax", suite_datastax},
 		{"cqltype", suite_cqltype},
 		{"cqlvalue", suite_cqlvalue},
 		{"recursion", suite_recursion},
