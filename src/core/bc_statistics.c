@@ -47,6 +47,22 @@ static const bc_stats_version stats_versions[] = {
 	{"ms", BC_SK_TOC_HEADER, 1}, {"mt", BC_SK_TOC_HEADER, 1},
 	{"na", BC_SK_TOC_CRC, 0}, {"nb", BC_SK_TOC_CRC, 0}, {"nc", BC_SK_TOC_CRC, 0},
 	{"oa", BC_SK_TOC_CRC, 0}, {"da", BC_SK_TOC_CRC, 0}, {"bb", BC_SK_TOC_CRC, 0},
+
+	/*
+	 * Cassandra 6.0 (trunk's BigVersion, BtiVersion): pa and ea keep oa's
+	 * and da's Statistics.db.  pb and eb add mutation-tracking metadata
+	 * (hasMutationTrackingMetadata, version >= "pb"): the coordinator log
+	 * offsets, written inside the stats component (MetadataType keeps its
+	 * four types).  Of that component only its first field is read, the
+	 * partition size histogram, which StatsMetadata's serializer writes
+	 * first in every version; the rest of it, the new offsets included, is
+	 * bounded by the table of contents and its CRC32 and not parsed (the
+	 * offsets' serializer, ImmutableCoordinatorLogOffsets, has changed
+	 * within trunk: its layout is not settled).  A table of contents with a
+	 * fifth type stays refused.
+	 */
+	{"pa", BC_SK_TOC_CRC, 0}, {"pb", BC_SK_TOC_CRC, 0},
+	{"ea", BC_SK_TOC_CRC, 0}, {"eb", BC_SK_TOC_CRC, 0},
 };
 
 /*
