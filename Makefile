@@ -127,7 +127,8 @@ REGRESS = \
 	20_recursion \
 	21_files \
 	22_components \
-	23_txn_logs
+	23_txn_logs \
+	25_cassandra60
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and
