@@ -161,7 +161,7 @@ const fuzz_version fuzz_versions[] = {
 	{"oa", SV_CRC, BC_INDEX_ERA_30}, {"da", SV_CRC, -1}, {"bb", SV_CRC, -1},
 	/* refused: pre-1.2, other trie versions, unknown, malformed */
 	{"hb", SV_REFUSED, -1}, {"e", SV_REFUSED, -1}, {"aa", SV_REFUSED, -1},
-	{"ca", SV_REFUSED, -1}, {"mf", SV_REFUSED, -1}, {"pa", SV_REFUSED, -1},
+	{"ca", SV_REFUSED, -1}, {"mf", SV_REFUSED, -1}, {"pc", SV_REFUSED, -1},
 	{"zz", SV_REFUSED, -1}, {"m", SV_REFUSED, -1}, {"", SV_REFUSED, -1},
 	{"nab", SV_REFUSED, -1}, {"Ma", SV_REFUSED, -1},
 };
