@@ -32,6 +32,7 @@ DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVER
 CORE_SRCS = \
 	src/core/bc_codec.c \
 	src/core/bc_compression.c \
+	src/core/bc_compression_dict.c \
 	src/core/bc_cqltype.c \
 	src/core/bc_cqlvalue_json.c \
 	src/core/bc_cqlvalue_number.c \
@@ -128,6 +129,7 @@ REGRESS = \
 	22_components \
 	23_txn_logs \
 	24_datastax \
+	25_cassandra60 \
 	26_folder_extras
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 

@@ -153,7 +153,7 @@ FROM garbage_text GROUP BY 1 ORDER BY 1;
 
 -- wrong version names
 SELECT v, try_input(format('SELECT bloom_import($1, %L)', v), (SELECT db FROM base WHERE name = 'filter_text_5_p01')) AS result
-FROM unnest(ARRAY['', 'z', 'zz', 'NB', 'nb ', ' nb', 'n', 'nbb', 'pa', 'mf', 'hf', 'ga', 'f', 'ab', 'ae', 'bc',
+FROM unnest(ARRAY['', 'z', 'zz', 'NB', 'nb ', ' nb', 'n', 'nbb', 'pc', 'mf', 'hf', 'ga', 'f', 'ab', 'ae', 'bc',
                   'ka-1', 'nb-1-big-Data.db', 'nb-1-xyz-Filter.db', 'da-1-big-Filter.db', 'nb-1-bti-Filter.db',
                   'ks-cf-zz-1-Filter.db', 'ks-cf-hf-1-Filter.db', 'Filter.db', '-Filter.db', 'big', 'bti', '4.0',
                   'cassandra-5.0', 'n b']) v

@@ -550,7 +550,7 @@ GROUP BY 1, 2, 3 ORDER BY component, state, message COLLATE "C";
 -- version names (the name in the message shown as V)
 SELECT f.fn, t.state, regexp_replace(t.message, 'version "[^"]*"', 'version "V"') AS message,
        string_agg(quote_literal(v), ' ' ORDER BY v COLLATE "C") AS versions
-FROM unnest(ARRAY['', 'z', 'zz', 'NB', 'nb ', ' nb', 'n', 'nbb', 'pa', 'mf', 'hf', 'hb', 'ga', 'f', 'e', 'b',
+FROM unnest(ARRAY['', 'z', 'zz', 'NB', 'nb ', ' nb', 'n', 'nbb', 'pc', 'mf', 'hf', 'hb', 'ga', 'f', 'e', 'b',
                   'aa', 'ba', 'ac', 'da', 'bb', 'ms', 'mt', 'ka-1', 'nb-1-big-Data.db', '4.0']) v
 CROSS JOIN unnest(ARRAY['cassandra_statistics', 'cassandra_summary', 'cassandra_index_keys']) f(fn)
 CROSS JOIN LATERAL try_sql(format('SELECT count(*) FROM %s(''\x00000001''::bytea, $1)', f.fn), v) t

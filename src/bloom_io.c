@@ -325,7 +325,7 @@ bloom_lookup_version(text *version, bc_order *order, bc_layout *layout)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid SSTable version \"%.*s\": %s", (int) Min(len, 200), v,
 						bc_status_message(st)),
-				 errhint("Use a version from ia to oa, da, or DataStax's aa to cc (for example 'nb' or 'ma'), or a Filter.db file name.")));
+				 errhint("Use a version from ia to pb, da, ea, eb, or DataStax's aa to cc (for example 'nb' or 'ma'), or a Filter.db file name.")));
 }
 
 PG_FUNCTION_INFO_V1(bloom_import_version);

@@ -197,13 +197,14 @@ q -c "CREATE TABLE codec_copies AS
 	      FROM regexp_split_to_table(pg_read_file('$CODECS/expected.tsv'), E'\n') WITH ORDINALITY AS t(l, n)
 	      WHERE n > 1 AND l <> '') x"
 # the rows of label $1 with their source's row of n1 (the whole test copy,
-# loaded above), and how many of them differ in facts or keys
+# loaded above), and how many of them differ in facts or keys; $2, when
+# given, the copy's version as an expression of the source's (s.version)
 codec_facts_differ() {
 	q -c "SELECT count(*) || ' rows, ' || count(*) FILTER (WHERE
 	            (f.version, f.generation, f.format, f.filter::text, f.partitioner, f.fp_chance,
 	             f.partitions, f.key_type, f.first_key, f.last_key, f.filter_db_bytes)
 	            IS DISTINCT FROM
-	            (s.version, s.generation, s.format, s.filter::text, s.partitioner, s.fp_chance,
+	            (${2:-s.version}, s.generation, s.format, s.filter::text, s.partitioner, s.fp_chance,
 	             s.partitions, s.key_type, s.first_key, s.last_key, s.filter_db_bytes)
 	         OR f.partitioner IS NULL OR f.fp_chance IS NULL OR f.partitions IS NULL
 	         OR (SELECT array_agg(key ORDER BY key) FROM cassandra_sstable_files_keys x
@@ -253,6 +254,31 @@ expect "damaged codecs: an unknown compressor names CompressionInfo.db" \
 	"$(grep -c "corrupt/unknown-compressor/.*/bb-1-bti: CompressionInfo.db: Data.db is compressed with a compressor" "$T/corrupt-codecs.log")" 1
 expect "damaged codecs: nothing of them in the tables" \
 	"$(q -c "SELECT (SELECT count(*) FROM cassandra_sstable_files WHERE label = 'cr') + (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'cr')")" 0
+
+# --- Cassandra 6.0: pa and ea (codecs/v60, test/make-v60.sh) ---------------
+V60=$CODECS/v60
+q -c "INSERT INTO codec_copies
+	SELECT '$FILES/' || f[1], f[2], 'v60', '$FILES/' || f[3]
+	FROM (SELECT string_to_array(l, E'\t') AS f
+	      FROM regexp_split_to_table(pg_read_file('$V60/expected.tsv'), E'\n') WITH ORDINALITY AS t(l, n)
+	      WHERE n > 1 AND l <> '') x"
+run "$T/v60-renamed.log" --label v6r --keys "$V60/renamed"
+expect "6.0 renamed: exit status 0" "$RC" 0
+expect "6.0 renamed: rows equal cassandra_sstables() column by column" "$(compare v6r "$V60/renamed" '^$')" ""
+expect "6.0 renamed: the 8 oa and da tables as pa and ea, facts and keys the source's" \
+	"$(codec_facts_differ v6r "translate(s.version, 'od', 'pe')")" "8 rows, 0 differ"
+run "$T/v60-dict.log" --label v6d --keys "$V60/dict"
+expect "6.0 dict: exit status 0" "$RC" 0
+expect "6.0 dict: rows equal cassandra_sstables() column by column" "$(compare v6d "$V60/dict" '^$')" ""
+expect "6.0 dict: zstd with a dictionary, facts and keys the source's (10,020 keys)" \
+	"$(codec_facts_differ v6d "translate(s.version, 'od', 'pe')") $(q -c "SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'v6d'")" \
+	"5 rows, 0 differ 10020"
+run "$T/v60-damaged.log" --label v6x --keys "$V60/damaged"
+expect "6.0 damaged: exit status 1" "$RC" 1
+got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/v60-damaged.log" | sed -E 's|.*/damaged/([^/]+)/.*|\1|' | sort | paste -sd' ')
+expect "6.0 damaged: the 3 are reported and not loaded" "$got" "checksum kind truncated"
+expect "6.0 damaged: each names CompressionInfo.db" \
+	"$(grep -c "damaged/.*/ea-1-bti: CompressionInfo.db: CompressionInfo.db" "$T/v60-damaged.log")" 3
 
 # --- components whose positions and lengths another cannot hold -------------
 # (test/make-hostile.sh, components; the server alike: sql/22_components.sql)

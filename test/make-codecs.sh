@@ -136,4 +136,7 @@ to=$(place "$dest/corrupt/unknown-compressor" "$BB")
 line=$("$tools/recompress" -c 4096 -n BrotliCompressor "$BB" zstd "$to")
 record corrupt unknown-compressor 0 "CompressionInfo.db: compressor class BrotliCompressor" "$line" "$BB"
 
+# Cassandra 6.0's pa and ea (test/make-v60.sh)
+BC_TOOLS_BUILT=1 "$root/test/make-v60.sh" "$src" "$dest/v60"
+
 chmod -R a+rX "$dest"

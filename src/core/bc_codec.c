@@ -171,6 +171,18 @@ static const version_info versions[] = {
 	{"ca", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
 	{"cb", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
 	{"cc", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
+
+	/*
+	 * Cassandra 6.0 (apache/cassandra trunk, BigFormat.BigVersion and
+	 * BtiFormat.BtiVersion at 044d9fcc986a4fdf1227be5e83a126c03ea1a393):
+	 * pa, pb (big) and ea, eb (bti).  hasOldBfFormat is version < "na" for
+	 * big and false for bti, and BloomFilter has one hash order: oa's and
+	 * da's filter.
+	 */
+	{"pa", 0, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	{"pb", 0, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	{"ea", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
+	{"eb", 1, BC_ORDER_NEW, BC_LAYOUT_RAW},
 };
 
 static const version_info *

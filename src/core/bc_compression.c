@@ -21,6 +21,7 @@
 #include "bc_codec.h"
 #include "bc_endian.h"
 #include "bc_compression.h"
+#include "bc_compression_dict.h"
 
 /* the package of Cassandra's compressors, which a stored name may carry */
 #define BC_COMPRESS_PACKAGE "org.apache.cassandra.io.compress."
@@ -73,6 +74,21 @@ scylla_version(const char *v)
 	return (v[1] == 'a' && (v[0] == 'k' || v[0] == 'l')) ||
 		(v[0] == 'm' && (v[1] == 'c' || v[1] == 'd' || v[1] == 'e' ||
 						 v[1] == 's' || v[1] == 't'));
+}
+
+/*
+ * Cassandra 6.0's versions (apache/cassandra trunk: BigFormat's pa, pb,
+ * BtiFormat's ea, eb), the only ones whose CompressionInfo.db may end with
+ * a compression dictionary.  Trunk's CompressionMetadata.open tries to read
+ * one after the offsets of every version, but only trunk writes one, and
+ * only in these versions; the readers of 5.0 and before, the writers' own
+ * readers of the earlier versions, ignore whatever follows the offsets,
+ * and so does bloomcass there.
+ */
+static int
+version_60(const char *v)
+{
+	return v[0] == 'p' || v[0] == 'e';
 }
 
 /* Whether name (not NUL-ended) is that compressor's, bare or qualified. */
@@ -174,8 +190,10 @@ bc_compression_parse(const char *version, size_t version_len,
 	int32_t		n;
 	uint32_t	chunk;
 	int64_t		dlen;
+	bc_compression_dict dict;
 
 	memset(out, 0, sizeof(*out));
+	memset(&dict, 0, sizeof(dict));
 	rc = bc_version_lookup(version, version_len, &order, &layout);
 	if (rc != BC_OK)
 		return rc;
@@ -293,16 +311,34 @@ bc_compression_parse(const char *version, size_t version_len,
 		return BC_ERR_COMPRESSION_TRUNCATED;
 	out->chunk_count = n;
 	out->offsets = data + pos;
-	/* bytes after the offsets are not read by Cassandra: ignored */
+	pos += 8 * (size_t) n;
+	/* bytes after the offsets: Cassandra 6.0's dictionary (version_60), or
+	 * not read by Cassandra before 6.0: ignored */
+	if (version_60(version))
+	{
+		rc = bc_compression_dict_parse(data, len, pos, &dict);
+		if (rc != BC_OK)
+			return rc;
+	}
 
 	/* the compressor: CompressionParams.createCompressor, or ScyllaDB's
 	 * compression_parameters::name_to_algorithm ("Unknown sstable_compression") */
 	for (i = 0; i < sizeof(compressors) / sizeof(compressors[0]); i++)
 		if (name_is(out->name, out->name_len, compressors[i].name))
 			break;
-	if (i == sizeof(compressors) / sizeof(compressors[0]))
+	if (i < sizeof(compressors) / sizeof(compressors[0]))
+		out->compressor = compressors[i].compressor;
+	else if (version_60(version) && name_is(out->name, out->name_len, "ZstdDictionaryCompressor"))
+	{
+		/*
+		 * trunk's ZstdDictionaryCompressor: without a dictionary it
+		 * "falls back to be the same as ZstdCompressor" (its uncompress
+		 * calls ZstdCompressorBase's)
+		 */
+		out->compressor = BC_COMPRESSOR_ZSTD;
+	}
+	else
 		return BC_ERR_COMPRESSION_UNSUPPORTED;
-	out->compressor = compressors[i].compressor;
 
 	if (out->compressor == BC_COMPRESSOR_LZ4_DICTS || out->compressor == BC_COMPRESSOR_ZSTD_DICTS)
 	{
@@ -332,6 +368,20 @@ bc_compression_parse(const char *version, size_t version_len,
 		/* not a reader's rule: LZ4_decompress_safe_usingDict takes an int */
 		if (out->dictionary_len > INT_MAX)
 			return BC_ERR_COMPRESSION_DICTIONARY;
+	}
+	if (dict.present)
+	{
+		/*
+		 * CompressionMetadata.resolveCompressor: with a dictionary, the
+		 * chunks are read by the dictionary's kind's compressor (ZSTD:
+		 * ZstdDictionaryCompressor, Zstd.decompressFastDict with a
+		 * ZstdDictDecompress of the dictionary) whatever the class
+		 * stored, when that is not a dictionary compressor that takes it
+		 */
+		out->compressor = BC_COMPRESSOR_ZSTD_DICTS;
+		out->dictionary = dict.bytes;
+		out->dictionary_len = dict.len;
+		out->dictionary_id = dict.id;
 	}
 	return BC_OK;
 }
@@ -374,6 +424,12 @@ bc_compression_dictionary(const bc_compression_info *ci, uint8_t *buf)
 			   *k = NULL;
 	int32_t		i;
 
+	/* Cassandra 6.0's, after the chunk offsets */
+	if (ci->dictionary != NULL)
+	{
+		memcpy(buf, ci->dictionary, ci->dictionary_len);
+		return;
+	}
 	/* the parts in order, as ScyllaDB writes them: one pass */
 	for (i = 0; i < ci->option_count && next >= 0; i++)
 	{

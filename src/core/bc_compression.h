@@ -18,6 +18,10 @@
  *   uncompressed data length long
  *   chunk count              int
  *   chunk offsets            long * chunk count, in the compressed Data.db
+ *   [dictionary]             Cassandra 6.0 (pa, ea and later): a zstd
+ *                            dictionary with its kind, id and CRC32C, or
+ *                            nothing (bc_compression_dict.h); with one,
+ *                            every chunk is zstd with that dictionary
  *
  * Sources: Apache Cassandra's CompressionMetadata (open/readChunkOffsets,
  * chunkFor and Writer.writeHeader: 1.2 to 5.0), BigFormat.BigVersion
@@ -81,15 +85,20 @@ typedef struct bc_compression_info
 	int32_t		chunk_count;
 	const uint8_t *offsets;		/* chunk_count big-endian longs */
 	uint64_t	data_file_size; /* of the compressed Data.db */
-	size_t		dictionary_len; /* ScyllaDB's dictionary, 0 when none */
+	size_t		dictionary_len; /* ScyllaDB's or Cassandra 6.0's dictionary,
+								 * 0 when none */
+	const uint8_t *dictionary;	/* Cassandra 6.0's (after the offsets), or
+								 * NULL */
+	int64_t		dictionary_id;	/* its id */
 } bc_compression_info;
 
 /*
  * Parse CompressionInfo.db (data, len) of an SSTable of the given version,
  * whose Data.db has data_file_size bytes.  BC_ERR_COMPRESSION_TRUNCATED,
  * BC_ERR_COMPRESSION_FORMAT, BC_ERR_COMPRESSION_UNSUPPORTED (a compressor
- * bloomcass cannot read, the name is in out), BC_ERR_COMPRESSION_DICTIONARY
- * or BC_ERR_VERSION_UNKNOWN.  The chunks' offsets are checked by
+ * bloomcass cannot read, the name is in out), BC_ERR_COMPRESSION_DICTIONARY,
+ * BC_ERR_COMPRESSION_DICT_KIND, BC_ERR_COMPRESSION_DICT_CHECKSUM (Cassandra
+ * 6.0's dictionary, bc_compression_dict.h) or BC_ERR_VERSION_UNKNOWN.  The chunks' offsets are checked by
  * bc_compression_chunk, when a chunk is read.
  */
 bc_status	bc_compression_parse(const char *version, size_t version_len,
@@ -102,8 +111,9 @@ const uint8_t *bc_compression_option(const bc_compression_info *ci, const char *
 									 size_t *value_len);
 
 /*
- * ScyllaDB's dictionary (options ".dictionary.00000000", ".dictionary.
- * 00000001", ...) into buf, of ci->dictionary_len bytes.
+ * The dictionary into buf, of ci->dictionary_len bytes: Cassandra 6.0's
+ * (ci->dictionary), or ScyllaDB's (options ".dictionary.00000000",
+ * ".dictionary.00000001", ...).
  */
 void		bc_compression_dictionary(const bc_compression_info *ci, uint8_t *buf);
 

@@ -63,9 +63,9 @@ bc_index_era_lookup(const char *version, size_t len, bc_index_era *era)
 	 */
 	if (len == 2 && version[0] == 'm' && (version[1] == 's' || version[1] == 't'))
 		return BC_ERR_INDEX_BTI;
-	/* trie-indexed: Cassandra 5.0's da and DataStax's aa .. cc */
+	/* trie-indexed: Cassandra 5.0's da, 6.0's ea, eb, DataStax's aa .. cc */
 	if (len == 2 && (version[0] == 'a' || version[0] == 'b' ||
-					 version[0] == 'c' || version[0] == 'd') &&
+					 version[0] == 'c' || version[0] == 'd' || version[0] == 'e') &&
 		version[1] >= 'a' && version[1] <= 'z')
 		return BC_ERR_INDEX_BTI;
 	st = bc_version_lookup(version, len, &order, &layout);

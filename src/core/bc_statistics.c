@@ -63,6 +63,22 @@ static const bc_stats_version stats_versions[] = {
 	{"aa", BC_SK_TOC_CRC, 0}, {"ac", BC_SK_TOC_CRC, 0}, {"ad", BC_SK_TOC_CRC, 0},
 	{"ba", BC_SK_TOC_CRC, 0}, {"ca", BC_SK_TOC_CRC, 0}, {"cb", BC_SK_TOC_CRC, 0},
 	{"cc", BC_SK_TOC_CRC, 0},
+
+	/*
+	 * Cassandra 6.0 (trunk's BigVersion, BtiVersion): pa and ea keep oa's
+	 * and da's Statistics.db.  pb and eb add mutation-tracking metadata
+	 * (hasMutationTrackingMetadata, version >= "pb"): the coordinator log
+	 * offsets, written inside the stats component (MetadataType keeps its
+	 * four types).  Of that component only its first field is read, the
+	 * partition size histogram, which StatsMetadata's serializer writes
+	 * first in every version; the rest of it, the new offsets included, is
+	 * bounded by the table of contents and its CRC32 and not parsed (the
+	 * offsets' serializer, ImmutableCoordinatorLogOffsets, has changed
+	 * within trunk: its layout is not settled).  A table of contents with a
+	 * fifth type stays refused.
+	 */
+	{"pa", BC_SK_TOC_CRC, 0}, {"pb", BC_SK_TOC_CRC, 0},
+	{"ea", BC_SK_TOC_CRC, 0}, {"eb", BC_SK_TOC_CRC, 0},
 };
 
 /*

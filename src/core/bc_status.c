@@ -126,6 +126,10 @@ bc_status_message(bc_status st)
 			return "Data.db chunk does not decompress to its length: the file is corrupt";
 		case BC_ERR_COMPRESSION_LIMIT:
 			return "CompressionInfo.db chunk length needs chunk buffers larger than bloomcass's limit (512 MiB)";
+		case BC_ERR_COMPRESSION_DICT_KIND:
+			return "CompressionInfo.db holds an invalid compression dictionary kind (the byte after the chunk offsets)";
+		case BC_ERR_COMPRESSION_DICT_CHECKSUM:
+			return "CompressionInfo.db's compression dictionary does not match its CRC32C checksum: the file is corrupt";
 		case BC_ERR_TRIE_TRUNCATED:
 			return "a Partitions.db trie node or its payload runs past the end of the trie";
 		case BC_ERR_TRIE_POINTER:

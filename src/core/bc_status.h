@@ -108,6 +108,9 @@ typedef enum bc_status
 	BC_ERR_COMPRESSION_CHECKSUM,	/* a chunk's checksum does not match */
 	BC_ERR_COMPRESSION_CORRUPT, /* a chunk does not decompress to its length */
 	BC_ERR_COMPRESSION_LIMIT,	/* chunk buffers over BC_DATA_MAX_BUFFERS */
+	/* Cassandra 6.0's dictionary after the offsets (bc_compression_dict.c) */
+	BC_ERR_COMPRESSION_DICT_KIND,	/* a kind byte no Kind has */
+	BC_ERR_COMPRESSION_DICT_CHECKSUM,	/* its CRC32C does not match */
 
 	/* the trie of Partitions.db (bc_trie.c) and the keys it leads to
 	 * (bc_trie_keys.c) */

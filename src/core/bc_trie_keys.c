@@ -236,6 +236,7 @@ bc_trie_sstable_init(bc_trie_sstable *s, const char *version, size_t version_len
 	memset(s, 0, sizeof(*s));
 	if (version_len != 2 ||
 		!(memcmp(version, "da", 2) == 0 || memcmp(version, "bb", 2) == 0 ||
+		  memcmp(version, "ea", 2) == 0 || memcmp(version, "eb", 2) == 0 ||
 		  memcmp(version, "mt", 2) == 0 || memcmp(version, "ms", 2) == 0 ||
 		  is_datastax_trie(version)))
 		return BC_ERR_VERSION_UNKNOWN;

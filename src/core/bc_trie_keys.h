@@ -114,7 +114,7 @@ typedef struct bc_trie_sstable
 } bc_trie_sstable;
 
 /*
- * version: the SSTable's version ("da", "bb", "mt", "ms"); partitions: its
+ * version: the SSTable's version ("da", "ea", "eb", "bb", "mt", "ms"); partitions: its
  * Partitions.db and footer (bc_partitions_footer_parse); rows: Rows.db (of
  * size 0 when every partition is small); data: its Data.db.
  * BC_ERR_VERSION_UNKNOWN for another version, BC_ERR_PARTITIONS_FORMAT.

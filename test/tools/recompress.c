@@ -49,6 +49,22 @@
  * bloomcass's looks at it).  The copy is then read back through the core's
  * reader and compared with the source's uncompressed bytes.
  *
+ * CODEC zstd-dict is Cassandra 6.0's ZstdDictionaryCompressor (apache/
+ * cassandra trunk): DEST's version must be pa, pb, ea or eb (then SRC may
+ * be an oa or da one, whose other components pa and ea keep byte for byte:
+ * BigVersion and BtiVersion change nothing else before pb and eb).  A zstd
+ * dictionary is trained by libzstd's ZDICT_trainFromBuffer over SRC's
+ * uncompressed Data.db (or, with -D TRAIN, over that SSTable's) cut into
+ * samples of 1 KiB, of at most 16 KiB; every chunk is ZSTD_compress_usingDict
+ * at level 3 (Zstd.compressDirectByteBufferFastDict with a
+ * ZstdDictCompress), and CompressionInfo.db gets the options
+ * compression_level 3 and, after the offsets, the dictionary as
+ * CompressionDictionary.serialize writes it: kind 0 (ZSTD), the id (the
+ * dictionary's own, ZDICT_getDictID), the length, the bytes, and the
+ * CRC32C of the kind byte, the id's 8 bytes little-endian (Guava's
+ * Hasher.putLong) and the bytes.  -d kind writes kind 1 instead, -d checksum
+ * a checksum with its last bit flipped: damaged copies (not read back).
+ *
  * Prints one line: DEST, codec, class, chunk length, chunks, of them
  * stored raw and padded, uncompressed and Data.db bytes.
  */
@@ -59,8 +75,10 @@
 #include <string.h>
 
 #include <zlib.h>
+#include <zdict.h>
 
 #include "bc_compression.h"
+#include "bc_compression_dict.h"
 #include "bc_data.h"
 #include "bc_endian.h"
 #include "bc_status.h"
@@ -69,6 +87,8 @@
 
 #define DICT_SIZE 100000
 #define DICT_PART 65534			/* ScyllaDB's dict_as_options */
+#define TRAIN_SAMPLE 1024		/* zstd-dict: the training samples' size */
+#define TRAIN_DICT 16384		/* zstd-dict: the most dictionary bytes */
 
 static const struct
 {
@@ -83,6 +103,7 @@ static const struct
 	{"noop", "NoopCompressor", BC_COMPRESSOR_NOOP},
 	{"lz4-dicts", "LZ4WithDictsCompressor", BC_COMPRESSOR_LZ4_DICTS},
 	{"zstd-dicts", "ZstdWithDictsCompressor", BC_COMPRESSOR_ZSTD_DICTS},
+	{"zstd-dict", "ZstdDictionaryCompressor", BC_COMPRESSOR_ZSTD_DICTS},
 };
 
 typedef struct params
@@ -94,6 +115,8 @@ typedef struct params
 	int			has_max;		/* the version stores the max compressed length */
 	int32_t		max_compressed;
 	int			adler;			/* chunk checksums are Adler32 (jb .. lb) */
+	int			cassandra_dict; /* zstd-dict: Cassandra 6.0's dictionary */
+	const char *damage;			/* zstd-dict: "kind" or "checksum", or NULL */
 } params;
 
 static void *
@@ -156,6 +179,57 @@ checksum(const params *p, const uint8_t *d, size_t n)
 	return (uint32_t) crc32(crc32(0L, Z_NULL, 0), d, (uInt) n);
 }
 
+/* CompressionDictionary.serialize: kind, id, length, bytes, CRC32C */
+static void
+write_dictionary(const params *p, tool_buf *info)
+{
+	uint8_t		kind = p->damage && strcmp(p->damage, "kind") == 0 ? 1 : 0,
+				id_le[8];
+	uint64_t	id = ZDICT_getDictID(p->codec.dict, p->codec.dict_len);
+	uint32_t	sum;
+	int			i;
+
+	/* calculateChecksum: putByte, putLong (little-endian), putBytes */
+	for (i = 0; i < 8; i++)
+		id_le[i] = (uint8_t) (id >> (8 * i));
+	sum = bc_crc32c(0, &kind, 1);
+	sum = bc_crc32c(sum, id_le, 8);
+	sum = bc_crc32c(sum, p->codec.dict, p->codec.dict_len);
+	if (p->damage && strcmp(p->damage, "checksum") == 0)
+		sum ^= 1;
+	tool_put(info, &kind, 1);
+	tool_put_be(info, id, 8);
+	tool_put_be(info, p->codec.dict_len, 4);
+	tool_put(info, p->codec.dict, p->codec.dict_len);
+	tool_put_be(info, sum, 4);
+}
+
+/*
+ * A zstd dictionary trained by ZDICT_trainFromBuffer over data cut into
+ * samples of TRAIN_SAMPLE bytes: *len bytes, malloc'd.
+ */
+static uint8_t *
+train_dictionary(const uint8_t *data, size_t len, size_t *dict_len)
+{
+	size_t		n = len / TRAIN_SAMPLE,
+				i,
+				got;
+	size_t	   *sizes;
+	uint8_t    *dict = tool_alloc(TRAIN_DICT);
+
+	if (n < 10)
+		tool_die("zstd-dict: %zu bytes of data are too few to train a dictionary", len);
+	sizes = tool_alloc(n * sizeof(size_t));
+	for (i = 0; i < n; i++)
+		sizes[i] = TRAIN_SAMPLE;
+	got = ZDICT_trainFromBuffer(dict, TRAIN_DICT, data, sizes, (unsigned) n);
+	if (ZDICT_isError(got))
+		tool_die("ZDICT_trainFromBuffer: %s", ZDICT_getErrorName(got));
+	free(sizes);
+	*dict_len = got;
+	return dict;
+}
+
 /*
  * Data.db (into data) and CompressionInfo.db (into info) of the
  * uncompressed bytes src, as CompressedSequentialWriter and
@@ -201,7 +275,13 @@ write_compressed(const params *p, const uint8_t *src, size_t len,
 	}
 
 	tool_put_utf(info, p->class, strlen(p->class));
-	if (p->codec.compressor == BC_COMPRESSOR_LZ4_DICTS || p->codec.compressor == BC_COMPRESSOR_ZSTD_DICTS)
+	if (p->cassandra_dict)
+	{
+		tool_put_be(info, 1, 4);
+		tool_put_utf(info, "compression_level", 17);
+		tool_put_utf(info, "3", 1);
+	}
+	else if (p->codec.compressor == BC_COMPRESSOR_LZ4_DICTS || p->codec.compressor == BC_COMPRESSOR_ZSTD_DICTS)
 	{
 		size_t		parts = (p->codec.dict_len + DICT_PART - 1) / DICT_PART,
 					i;
@@ -238,6 +318,8 @@ write_compressed(const params *p, const uint8_t *src, size_t len,
 	tool_put_be(info, len, 8);
 	tool_put_be(info, nchunks, 4);
 	tool_put(info, offsets.d, offsets.n);
+	if (p->cassandra_dict)
+		write_dictionary(p, info);
 	free(offsets.d);
 	free(out);
 	free(pad);
@@ -300,8 +382,8 @@ static void
 usage(void)
 {
 	tool_die("usage: recompress [-c CHUNK] [-r MIN_COMPRESS_RATIO] [-n CLASS] [-x CHUNK_NO]\n"
-			 "                  SRC CODEC DEST\n"
-			 "  CODEC: lz4 snappy deflate zstd noop lz4-dicts zstd-dicts none");
+			 "                  [-D TRAIN] [-d kind|checksum] SRC CODEC DEST\n"
+			 "  CODEC: lz4 snappy deflate zstd noop lz4-dicts zstd-dicts zstd-dict none");
 }
 
 int
@@ -310,6 +392,7 @@ main(int argc, char **argv)
 	params		p;
 	double		ratio = 0;
 	const char *class = NULL,
+			   *train = NULL,
 			   *src,
 			   *codec,
 			   *dest;
@@ -358,6 +441,14 @@ main(int argc, char **argv)
 			case 'n':
 				class = argv[argi + 1];
 				break;
+			case 'D':
+				train = argv[argi + 1];
+				break;
+			case 'd':
+				p.damage = argv[argi + 1];
+				if (strcmp(p.damage, "kind") != 0 && strcmp(p.damage, "checksum") != 0)
+					tool_die("-d %s: kind or checksum", p.damage);
+				break;
 			case 'x':
 				flip = strtol(argv[argi + 1], &end, 10);
 				if (*end != '\0' || flip < 0)
@@ -375,8 +466,16 @@ main(int argc, char **argv)
 
 	tool_version(src, version);
 	tool_version(dest, vdest);
-	if (strcmp(version, vdest) != 0)
+	/* Cassandra 6.0's pa and ea are oa and da but for the dictionary */
+	if (strcmp(version, vdest) != 0 &&
+		!(strcmp(version, "oa") == 0 && strcmp(vdest, "pa") == 0) &&
+		!(strcmp(version, "da") == 0 && strcmp(vdest, "ea") == 0))
 		tool_die("%s and %s: not the same SSTable version", src, dest);
+	p.cassandra_dict = strcmp(codec, "zstd-dict") == 0;
+	if (p.cassandra_dict != (vdest[0] == 'p' || vdest[0] == 'e'))
+		tool_die("%s: zstd-dict is for Cassandra 6.0's versions only, and they need it here", dest);
+	if ((train != NULL || p.damage != NULL) && !p.cassandra_dict)
+		tool_die("-D and -d: zstd-dict only");
 
 	/*
 	 * BigFormat.BigVersion: the max compressed length from na on (and in
@@ -406,7 +505,20 @@ main(int argc, char **argv)
 
 	plain = read_data(src, version, &len);
 
-	if (p.codec.compressor == BC_COMPRESSOR_LZ4_DICTS || p.codec.compressor == BC_COMPRESSOR_ZSTD_DICTS)
+	if (p.cassandra_dict)
+	{
+		size_t		tlen;
+		char		tv[3];
+		uint8_t    *t;
+
+		if (train != NULL)
+			tool_version(train, tv);
+		t = train != NULL ? read_data(train, tv, &tlen) : plain;
+		p.codec.dict = train_dictionary(t, train != NULL ? tlen : len, &p.codec.dict_len);
+		if (t != plain)
+			free(t);
+	}
+	else if (p.codec.compressor == BC_COMPRESSOR_LZ4_DICTS || p.codec.compressor == BC_COMPRESSOR_ZSTD_DICTS)
 	{
 		uint8_t    *d = tool_alloc(DICT_SIZE);
 
@@ -494,7 +606,7 @@ main(int argc, char **argv)
 	}
 
 	/* the copy read back through the core's reader gives the same bytes */
-	check = flip >= 0 || class != NULL ? NULL : read_data(dest, version, &got);
+	check = flip >= 0 || class != NULL || p.damage != NULL ? NULL : read_data(dest, vdest, &got);
 	if (check != NULL && (got != len || (len > 0 && memcmp(check, plain, len) != 0)))
 		tool_die("%s: the copy does not read back as %s's data", dest, src);
 

@@ -160,6 +160,9 @@ versions(void)
 		{"ad", BC_ORDER_NEW, BC_LAYOUT_SWAPPED}, {"ba", BC_ORDER_NEW, BC_LAYOUT_RAW},
 		{"ca", BC_ORDER_NEW, BC_LAYOUT_RAW}, {"cb", BC_ORDER_NEW, BC_LAYOUT_RAW},
 		{"cc", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		/* Cassandra 6.0: oa's and da's filter */
+		{"pa", BC_ORDER_NEW, BC_LAYOUT_RAW}, {"pb", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"ea", BC_ORDER_NEW, BC_LAYOUT_RAW}, {"eb", BC_ORDER_NEW, BC_LAYOUT_RAW},
 	};
 	static const struct
 	{
@@ -168,7 +171,8 @@ versions(void)
 	}			bad[] = {
 		{"", BC_ERR_VERSION_UNKNOWN}, {"z", BC_ERR_VERSION_UNKNOWN},
 		{"zz", BC_ERR_VERSION_UNKNOWN}, {"KA", BC_ERR_VERSION_UNKNOWN},
-		{"ka ", BC_ERR_VERSION_UNKNOWN}, {"pa", BC_ERR_VERSION_UNKNOWN},
+		{"ka ", BC_ERR_VERSION_UNKNOWN}, {"pc", BC_ERR_VERSION_UNKNOWN},
+		{"ec", BC_ERR_VERSION_UNKNOWN}, {"qa", BC_ERR_VERSION_UNKNOWN},
 		{"mf", BC_ERR_VERSION_UNKNOWN}, {"big", BC_ERR_VERSION_UNKNOWN},
 		{"hf", BC_ERR_VERSION_UNSUPPORTED}, {"f", BC_ERR_VERSION_UNSUPPORTED},
 		/* DataStax names its TrieIndexVersion never writes */
@@ -217,6 +221,12 @@ file_names(void)
 		{"ms-1-big-Filter.db", BC_OK, "ms", BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
 		{"/var/lib/scylla/data/ks/t-1c6a/mt-5-big-Filter.db", BC_OK, "mt", BC_ORDER_NEW, BC_LAYOUT_SWAPPED},
 		{"ms-1-bti-Filter.db", BC_ERR_FORMAT_MISMATCH, NULL, 0, 0},
+		{"pa-1-big-Filter.db", BC_OK, "pa", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"pb-3gxx_0n2c_2qfns2bbe9sxs6t4wp-big-Filter.db", BC_OK, "pb", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"ea-1-bti-Filter.db", BC_OK, "ea", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"eb-2-bti-Filter.db", BC_OK, "eb", BC_ORDER_NEW, BC_LAYOUT_RAW},
+		{"pa-1-bti-Filter.db", BC_ERR_FORMAT_MISMATCH, NULL, 0, 0},
+		{"eb-1-big-Filter.db", BC_ERR_FORMAT_MISMATCH, NULL, 0, 0},
 		{"keyspace1-auditlogsbyid-ka-1-Filter.db", BC_OK, "ka", BC_ORDER_OLD, BC_LAYOUT_SWAPPED},
 		{"Filter.db", BC_ERR_FILE_NAME, NULL, 0, 0},
 		{"-Filter.db", BC_ERR_FILE_NAME, NULL, 0, 0},

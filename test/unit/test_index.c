@@ -318,6 +318,11 @@ check_crafted(void)
 	CHECK(bc_index_init(c, "ja", 2) == BC_OK && c->era == BC_INDEX_ERA_20, "ja");
 	CHECK(bc_index_init(c, "lb", 2) == BC_OK && c->era == BC_INDEX_ERA_21, "lb");
 	CHECK(bc_index_init(c, "oa", 2) == BC_OK && c->era == BC_INDEX_ERA_30, "oa");
+	/* Cassandra 6.0: pa, pb are big (oa's Index.db), ea, eb trie-indexed */
+	CHECK(bc_index_init(c, "pa", 2) == BC_OK && c->era == BC_INDEX_ERA_30, "pa");
+	CHECK(bc_index_init(c, "pb", 2) == BC_OK && c->era == BC_INDEX_ERA_30, "pb");
+	CHECK(bc_index_init(c, "ea", 2) == BC_ERR_INDEX_BTI, "ea is BTI");
+	CHECK(bc_index_init(c, "eb", 2) == BC_ERR_INDEX_BTI, "eb is BTI");
 
 	/* misuse: a second chunk before the first is read; next after finish */
 	{

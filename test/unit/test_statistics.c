@@ -826,6 +826,43 @@ out:
 	free(me);
 }
 
+/* Cassandra 6.0: pa, pb read oa's Statistics.db, ea, eb da's, to the same
+ * facts (pb and eb differ inside the stats component, after its first
+ * histogram, which is all of it read) */
+static void
+versions_60(void)
+{
+	static const char *const big[] = {"pa", "pb"};
+	static const char *const bti[] = {"ea", "eb"};
+	size_t		olen,
+				dlen,
+				i;
+	uint8_t    *oa = load(&samples[7], &olen),
+			   *da = load(&samples[8], &dlen);
+	bc_statistics a,
+				b;
+
+	if (!oa || !da)
+		goto out;
+	for (i = 0; i < 2; i++)
+	{
+		CHECK(parse(oa, olen, "oa", &a) == BC_OK && parse(oa, olen, big[i], &b) == BC_OK &&
+			  a.partitions == b.partitions && a.fp_chance == b.fp_chance &&
+			  a.partitioner_len == b.partitioner_len && b.checksummed &&
+			  memcmp(a.partitioner, b.partitioner, a.partitioner_len) == 0 &&
+			  a.key_type_len == b.key_type_len, "%s reads oa's Statistics.db", big[i]);
+		CHECK(parse(da, dlen, "da", &a) == BC_OK && parse(da, dlen, bti[i], &b) == BC_OK &&
+			  a.partitions == b.partitions && a.fp_chance == b.fp_chance &&
+			  a.partitioner_len == b.partitioner_len && b.checksummed &&
+			  a.key_type_len == b.key_type_len, "%s reads da's Statistics.db", bti[i]);
+	}
+	CHECK(parse(oa, olen, "pc", &a) == BC_ERR_VERSION_UNKNOWN, "pc unknown");
+	CHECK(parse(oa, olen, "ec", &a) == BC_ERR_VERSION_UNKNOWN, "ec unknown");
+out:
+	free(oa);
+	free(da);
+}
+
 static void
 messages(void)
 {
@@ -841,6 +878,7 @@ suite_statistics(void)
 {
 	manifest();
 	versions();
+	versions_60();
 	truncations();
 	bit_flips();
 	absurd();

@@ -362,6 +362,8 @@ check_inner_leaf(void)
 	}			cases[] = {
 		{"da", 1, BC_ERR_TRIE_KEY, 0, ""},
 		{"da", 0, BC_OK, 1, "a"},
+		{"ea", 0, BC_OK, 1, "a"},
+		{"eb", 1, BC_ERR_TRIE_KEY, 0, ""},
 		{"ms", 1, BC_OK, 2, "za"},
 	};
 	size_t		i;

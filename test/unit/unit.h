@@ -119,6 +119,7 @@ void		suite_health(void);	/* test_health.c */
 void		suite_partitions(void);	/* test_partitions.c */
 void		suite_scylladb(void);
 void		suite_compression(void);	/* test_compression.c */
+void		suite_compression_dict(void);	/* test_compression_dict.c */
 void		suite_walk(void);	/* test_walk.c */
 void		suite_open(void);	/* test_open.c */
 void		suite_key_range(void);	/* test_key_range.c */

@@ -313,6 +313,7 @@ main(int argc, char **argv)
 		{"partitions", suite_partitions},
 		{"scylladb", suite_scylladb},
 		{"compression", suite_compression},
+		{"compression_dict", suite_compression_dict},
 		{"walk", suite_walk},
 		{"open", suite_open},
 		{"key_range", suite_key_range},
