@@ -53,43 +53,13 @@ static long raw_chunks,
 /* ---------------------------------------------------------------------
  * Writing: a growable buffer and CompressionInfo.db as Cassandra writes it
  * --------------------------------------------------------------------- */
-typedef struct buf
-{
-	uint8_t    *d;
-	size_t		n,
-				cap;
-} buf;
-
-static void
-put(buf *b, const void *p, size_t n)
-{
-	if (b->n + n > b->cap)
-	{
-		b->cap = (b->n + n) * 2 + 64;
-		b->d = realloc(b->d, b->cap);
-		if (b->d == NULL)
-			abort();
-	}
-	memcpy(b->d + b->n, p, n);
-	b->n += n;
-}
-
-static void
-put_be(buf *b, uint64_t v, int bytes)
-{
-	uint8_t		x[8];
-	int			i;
-
-	for (i = 0; i < bytes; i++)
-		x[i] = (uint8_t) (v >> (8 * (bytes - 1 - i)));
-	put(b, x, (size_t) bytes);
-}
+typedef unit_buf buf;
 
 static void
 put_utf(buf *b, const void *s, size_t n)
 {
-	put_be(b, n, 2);
-	put(b, s, n);
+	unit_put_be(b, n, 2);
+	unit_put(b, s, n);
 }
 
 enum
@@ -201,8 +171,8 @@ write_sstable(int c, const uint8_t *data, size_t n, int32_t chunk_len, int with_
 		offsets[i] = db->n;
 		sum = adler ? (uint32_t) adler32(adler32(0L, Z_NULL, 0), tmp, (uInt) clen)
 			: (uint32_t) crc32(crc32(0L, Z_NULL, 0), tmp, (uInt) clen);
-		put(db, tmp, clen);
-		put_be(db, sum, 4);
+		unit_put(db, tmp, clen);
+		unit_put_be(db, sum, 4);
 	}
 
 	put_utf(ci, cnames[c], strlen(cnames[c]));
@@ -212,7 +182,7 @@ write_sstable(int c, const uint8_t *data, size_t n, int32_t chunk_len, int with_
 		size_t		nparts = (dict_len + 999) / 1000,
 					p;
 
-		put_be(ci, nparts + 1, 4);
+		unit_put_be(ci, nparts + 1, 4);
 		put_utf(ci, "crc_check_chance", 16);
 		put_utf(ci, "1.0", 3);
 		for (p = 0; p < nparts; p++)
@@ -226,14 +196,14 @@ write_sstable(int c, const uint8_t *data, size_t n, int32_t chunk_len, int with_
 		}
 	}
 	else
-		put_be(ci, 0, 4);
-	put_be(ci, (uint64_t) chunk_len, 4);
+		unit_put_be(ci, 0, 4);
+	unit_put_be(ci, (uint64_t) chunk_len, 4);
 	if (with_max)
-		put_be(ci, (uint64_t) max_len, 4);
-	put_be(ci, n, 8);
-	put_be(ci, nchunks, 4);
+		unit_put_be(ci, (uint64_t) max_len, 4);
+	unit_put_be(ci, n, 8);
+	unit_put_be(ci, nchunks, 4);
 	for (i = 0; i < nchunks; i++)
-		put_be(ci, offsets[i], 8);
+		unit_put_be(ci, offsets[i], 8);
 	free(tmp);
 	free(offsets);
 }
@@ -647,11 +617,11 @@ check_damaged(void)
 		static const uint8_t none[8] = {0};
 
 		put_utf(&b, "BrotliCompressor", 16);
-		put_be(&b, 0, 4);
-		put_be(&b, 4096, 4);
-		put_be(&b, 10, 8);
-		put_be(&b, 1, 4);
-		put(&b, none, 8);
+		unit_put_be(&b, 0, 4);
+		unit_put_be(&b, 4096, 4);
+		unit_put_be(&b, 10, 8);
+		unit_put_be(&b, 1, 4);
+		unit_put(&b, none, 8);
 		st = bc_compression_parse("mc", 2, b.d, b.n, 100, &info);
 		CHECK(st == BC_ERR_COMPRESSION_UNSUPPORTED && info.name_len == 16,
 			  "unknown compressor: %s", bc_status_message(st));
@@ -663,11 +633,11 @@ check_damaged(void)
 		/* chunk length 3000 (not a power of two), 0; chunk count 0; option count -1 */
 		b.n = 0;
 		put_utf(&b, "LZ4Compressor", 13);
-		put_be(&b, 0, 4);
-		put_be(&b, 3000, 4);
-		put_be(&b, 10, 8);
-		put_be(&b, 1, 4);
-		put(&b, none, 8);
+		unit_put_be(&b, 0, 4);
+		unit_put_be(&b, 3000, 4);
+		unit_put_be(&b, 10, 8);
+		unit_put_be(&b, 1, 4);
+		unit_put(&b, none, 8);
 		/* CompressedChunkReader asserts a power of two; ScyllaDB reads
 		 * any length but 0 in the versions it reads */
 		st = bc_compression_parse("ma", 2, b.d, b.n, 100, &info);
@@ -692,13 +662,13 @@ check_damaged(void)
 		/* a dictionary with part 1 and no part 0 */
 		b.n = 0;
 		put_utf(&b, "ZstdWithDictsCompressor", 23);
-		put_be(&b, 1, 4);
+		unit_put_be(&b, 1, 4);
 		put_utf(&b, ".dictionary.00000001", 20);
 		put_utf(&b, "abc", 3);
-		put_be(&b, 4096, 4);
-		put_be(&b, 10, 8);
-		put_be(&b, 1, 4);
-		put(&b, none, 8);
+		unit_put_be(&b, 4096, 4);
+		unit_put_be(&b, 10, 8);
+		unit_put_be(&b, 1, 4);
+		unit_put(&b, none, 8);
 		st = bc_compression_parse("me", 2, b.d, b.n, 100, &info);
 		CHECK(st == BC_ERR_COMPRESSION_DICTIONARY, "dictionary without part 0: %s", bc_status_message(st));
 
@@ -736,16 +706,16 @@ check_damaged(void)
 
 				b.n = 0;
 				put_utf(&b, "ZstdWithDictsCompressor", 23);
-				put_be(&b, 3, 4);
+				unit_put_be(&b, 3, 4);
 				for (j = 0; j < 3; j++)
 				{
 					put_utf(&b, keys[j], strlen(keys[j]));
 					put_utf(&b, values[j], strlen(values[j]));
 				}
-				put_be(&b, 4096, 4);
-				put_be(&b, 10, 8);
-				put_be(&b, 1, 4);
-				put(&b, none, 8);
+				unit_put_be(&b, 4096, 4);
+				unit_put_be(&b, 10, 8);
+				unit_put_be(&b, 1, 4);
+				unit_put(&b, none, 8);
 				st = bc_compression_parse("me", 2, b.d, b.n, 100, &info);
 				CHECK(st == cases[c].st, "dictionary %s %s %s: %s", keys[0], keys[1], keys[2],
 					  bc_status_message(st));
@@ -815,15 +785,15 @@ check_negative_max(void)
 		uint8_t    *out;
 		size_t		out_len = 0;
 
-		put(&db, raw, sizeof(raw));
-		put_be(&db, (uint32_t) crc32(crc32(0L, Z_NULL, 0), raw, sizeof(raw)), 4);
+		unit_put(&db, raw, sizeof(raw));
+		unit_put_be(&db, (uint32_t) crc32(crc32(0L, Z_NULL, 0), raw, sizeof(raw)), 4);
 		put_utf(&ci, "LZ4Compressor", 13);
-		put_be(&ci, 0, 4);		/* no option */
-		put_be(&ci, 16, 4);		/* chunk length */
-		put_be(&ci, maxes[i], 4);	/* max compressed length */
-		put_be(&ci, 16, 8);		/* data length */
-		put_be(&ci, 1, 4);		/* one chunk, at 0 */
-		put_be(&ci, 0, 8);
+		unit_put_be(&ci, 0, 4);		/* no option */
+		unit_put_be(&ci, 16, 4);		/* chunk length */
+		unit_put_be(&ci, maxes[i], 4);	/* max compressed length */
+		unit_put_be(&ci, 16, 8);		/* data length */
+		unit_put_be(&ci, 1, 4);		/* one chunk, at 0 */
+		unit_put_be(&ci, 0, 8);
 		st = bc_compression_parse("na", 2, ci.d, ci.n, db.n, &info);
 		CHECK(st == BC_OK && info.max_compressed_length == (int32_t) maxes[i],
 			  "max compressed length %08x: parse %s", maxes[i], bc_status_message(st));
@@ -874,7 +844,7 @@ check_dictionary_parts(void)
 		while (n < 4 && cases[i].order[n] >= 0)
 			n++;
 		put_utf(&b, "ZstdWithDictsCompressor", 23);
-		put_be(&b, (uint64_t) n + 1, 4);
+		unit_put_be(&b, (uint64_t) n + 1, 4);
 		put_utf(&b, "crc_check_chance", 16);
 		put_utf(&b, "1.0", 3);
 		for (j = 0; j < n; j++)
@@ -887,10 +857,10 @@ check_dictionary_parts(void)
 			put_utf(&b, key, strlen(key));
 			put_utf(&b, val, 3);
 		}
-		put_be(&b, 4096, 4);
-		put_be(&b, 10, 8);
-		put_be(&b, 1, 4);
-		put(&b, none, 8);
+		unit_put_be(&b, 4096, 4);
+		unit_put_be(&b, 10, 8);
+		unit_put_be(&b, 1, 4);
+		unit_put(&b, none, 8);
 		st = bc_compression_parse("me", 2, b.d, b.n, 100, &info);
 		CHECK(st == cases[i].st, "dictionary %s: %s", cases[i].what, bc_status_message(st));
 		if (st == BC_OK)
@@ -919,7 +889,7 @@ check_dictionary_parts(void)
 
 			b.n = 0;
 			put_utf(&b, "LZ4WithDictsCompressor", 22);
-			put_be(&b, 5000, 4);
+			unit_put_be(&b, 5000, 4);
 			for (j = 0; j < 5000; j++)
 			{
 				char		key[32];
@@ -930,10 +900,10 @@ check_dictionary_parts(void)
 				put_utf(&b, key, strlen(key));
 				put_utf(&b, &v, 1);
 			}
-			put_be(&b, 4096, 4);
-			put_be(&b, 10, 8);
-			put_be(&b, 1, 4);
-			put(&b, none, 8);
+			unit_put_be(&b, 4096, 4);
+			unit_put_be(&b, 10, 8);
+			unit_put_be(&b, 1, 4);
+			unit_put(&b, none, 8);
 			CHECK(bc_compression_parse("me", 2, b.d, b.n, 100, &info) == BC_OK &&
 				  info.dictionary_len == 5000, "5000 parts (swapped %d)", swap);
 			bc_compression_dictionary(&info, d);

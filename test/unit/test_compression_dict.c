@@ -33,30 +33,7 @@
 #define DICT_LEN 3000
 #define DICT_ID INT64_C(0x0102030405060708)
 
-typedef struct wbuf
-{
-	uint8_t    *d;
-	size_t		n;
-} wbuf;
-
-static void
-put(wbuf *b, const void *p, size_t n)
-{
-	b->d = realloc(b->d, b->n + n + 1);
-	memcpy(b->d + b->n, p, n);
-	b->n += n;
-}
-
-static void
-put_be(wbuf *b, uint64_t v, int n)
-{
-	uint8_t		x[8];
-	int			i;
-
-	for (i = 0; i < n; i++)
-		x[i] = (uint8_t) (v >> (8 * (n - 1 - i)));
-	put(b, x, (size_t) n);
-}
+typedef unit_buf wbuf;
 
 static uint8_t plain[DATA_LEN];
 static uint8_t dict[DICT_LEN];
@@ -75,11 +52,11 @@ put_trailer(wbuf *b, int kind, int64_t id, int id_le)
 	sum = bc_crc32c(0, &k, 1);
 	sum = bc_crc32c(sum, ib, 8);
 	sum = bc_crc32c(sum, dict, DICT_LEN);
-	put(b, &k, 1);
-	put_be(b, (uint64_t) id, 8);
-	put_be(b, DICT_LEN, 4);
-	put(b, dict, DICT_LEN);
-	put_be(b, sum, 4);
+	unit_put(b, &k, 1);
+	unit_put_be(b, (uint64_t) id, 8);
+	unit_put_be(b, DICT_LEN, 4);
+	unit_put(b, dict, DICT_LEN);
+	unit_put_be(b, sum, 4);
 }
 
 /* Data.db (chunks with dict when use_dict) and the header and offsets of
@@ -101,18 +78,18 @@ write_sstable(int use_dict, wbuf *data, wbuf *info)
 			? ZSTD_compress_usingDict(cctx, out, cap, plain + pos, n, dict, DICT_LEN, 3)
 			: ZSTD_compressCCtx(cctx, out, cap, plain + pos, n, 3);
 
-		put_be(&offs, data->n, 8);
-		put(data, out, c);
-		put_be(data, (uint32_t) crc32(crc32(0L, Z_NULL, 0), out, (uInt) c), 4);
+		unit_put_be(&offs, data->n, 8);
+		unit_put(data, out, c);
+		unit_put_be(data, (uint32_t) crc32(crc32(0L, Z_NULL, 0), out, (uInt) c), 4);
 	}
-	put_be(info, sizeof(class) - 1, 2);
-	put(info, class, sizeof(class) - 1);
-	put_be(info, 0, 4);
-	put_be(info, CHUNK, 4);
-	put_be(info, INT32_MAX, 4);
-	put_be(info, DATA_LEN, 8);
-	put_be(info, (DATA_LEN + CHUNK - 1) / CHUNK, 4);
-	put(info, offs.d, offs.n);
+	unit_put_be(info, sizeof(class) - 1, 2);
+	unit_put(info, class, sizeof(class) - 1);
+	unit_put_be(info, 0, 4);
+	unit_put_be(info, CHUNK, 4);
+	unit_put_be(info, INT32_MAX, 4);
+	unit_put_be(info, DATA_LEN, 8);
+	unit_put_be(info, (DATA_LEN + CHUNK - 1) / CHUNK, 4);
+	unit_put(info, offs.d, offs.n);
 	free(offs.d);
 	free(out);
 	ZSTD_freeCCtx(cctx);
@@ -274,7 +251,7 @@ check_dictionary(void)
 	free(copy);
 
 	/* the id's big-endian bytes in the checksum: not Guava's */
-	put(&t, info.d, head);
+	unit_put(&t, info.d, head);
 	put_trailer(&t, 0, DICT_ID, 0);
 	CHECK(bc_compression_parse("pa", 2, t.d, t.n, data.n, &ci) == BC_ERR_COMPRESSION_DICT_CHECKSUM,
 		  "checksum over a big-endian id");

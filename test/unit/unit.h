@@ -99,6 +99,19 @@ void		unit_mem_open(unit_mem *m, bc_reader *r, const uint8_t *data, size_t len);
 /* Parse a signed 64-bit decimal; returns 0 on success. */
 int			unit_parse_i64(const char *s, int64_t *out);
 
+/* A growable buffer of bytes written by a test (d malloc'd, or NULL while
+ * empty: {0} starts one; free(d) ends it); a failed allocation aborts. */
+typedef struct unit_buf
+{
+	uint8_t    *d;
+	size_t		n,
+				cap;
+} unit_buf;
+
+void		unit_put(unit_buf *b, const void *p, size_t n);
+/* the low `bytes` bytes of v, big-endian */
+void		unit_put_be(unit_buf *b, uint64_t v, int bytes);
+
 /* Test suites: test_<core file>.c tests src/core/bc_<core file>.c. */
 void		suite_murmur3(void);	/* test_murmur3.c */
 void		suite_indexes(void);	/* test_filter.c */
