@@ -29,6 +29,42 @@
 /* MANIFEST rows of format bti: 4 da (ByteOrdered), 2 bb (Murmur3) */
 #define EXPECT_BTI_ROWS 6
 
+/* a key (hex) and its escaped form (hex) in a ByteOrdered key's form */
+typedef struct escape
+{
+	const char *key;
+	const char *esc;
+} escape;
+
+/*
+ * Each key's byte-comparable form under ByteOrderedPartitioner: 0x40, the
+ * escaped key, twice; then the terminator 0x38, except in the LEGACY form
+ * (legacy: bc_key_source_legacy), which has none.
+ */
+static void
+check_escapes(const escape *e, size_t count, int legacy)
+{
+	size_t		i;
+
+	for (i = 0; i < count; i++)
+	{
+		size_t		klen,
+					n;
+		uint8_t    *key = unit_hex_decode(e[i].key, strlen(e[i].key), &klen);
+		uint8_t		out[64];
+		char		want[128];
+		bc_key_source s;
+
+		snprintf(want, sizeof(want), "40%s40%s%s", e[i].esc, e[i].esc, legacy ? "" : "38");
+		bc_key_source_init(&s, BC_PARTITIONER_BYTE_ORDERED, key, klen);
+		if (legacy)
+			bc_key_source_legacy(&s);
+		n = bc_key_encode(&s, out, sizeof(out));
+		CHECK(unit_hex_eq(out, n, want), "%sescape %zu: %s", legacy ? "legacy " : "", i, e[i].key);
+		free(key);
+	}
+}
+
 /*
  * ScyllaDB's test/boost/bti_key_translation_test.cc,
  * test_lazy_comparable_bytes_from_ring_position_fixed_cases_mt: the "at
@@ -75,11 +111,7 @@ check_vectors(void)
 	/* ByteSource.AbstractEscaper's own examples (OSS50), in ByteOrdered
 	 * form: the key twice */
 	{
-		static const struct
-		{
-			const char *key;
-			const char *esc;
-		}			e[] = {
+		static const escape e[] = {
 			{"41000042", "4100feff4200"},
 			{"41004200", "4100ff4200fe"},
 			{"4100", "4100fe"},
@@ -88,32 +120,14 @@ check_vectors(void)
 			{"00", "00fe"},
 		};
 
-		for (i = 0; i < sizeof(e) / sizeof(e[0]); i++)
-		{
-			size_t		klen,
-						n;
-			uint8_t    *key = unit_hex_decode(e[i].key, strlen(e[i].key), &klen);
-			uint8_t		out[64];
-			char		want[128];
-			bc_key_source s;
-
-			snprintf(want, sizeof(want), "40%s40%s38", e[i].esc, e[i].esc);
-			bc_key_source_init(&s, BC_PARTITIONER_BYTE_ORDERED, key, klen);
-			n = bc_key_encode(&s, out, sizeof(out));
-			CHECK(unit_hex_eq(out, n, want), "escape %zu: %s", i, e[i].key);
-			free(key);
-		}
+		check_escapes(e, sizeof(e) / sizeof(e[0]), 0);
 	}
 
 	/* the LEGACY form of DataStax's aa .. bb (bc_key_source_legacy):
 	 * ByteSource.AbstractReinterpreter's examples, "+00 for
 	 * Version#LEGACY" after a final escaped 0, and no terminator */
 	{
-		static const struct
-		{
-			const char *key;
-			const char *esc;
-		}			e[] = {
+		static const escape e[] = {
 			{"41000042", "4100feff4200"},
 			{"41004200", "4100ff4200fe00"},
 			{"4100", "4100fe00"},
@@ -123,22 +137,7 @@ check_vectors(void)
 			{"0000", "00fefe00"},
 		};
 
-		for (i = 0; i < sizeof(e) / sizeof(e[0]); i++)
-		{
-			size_t		klen,
-						n;
-			uint8_t    *key = unit_hex_decode(e[i].key, strlen(e[i].key), &klen);
-			uint8_t		out[64];
-			char		want[128];
-			bc_key_source s;
-
-			snprintf(want, sizeof(want), "40%s40%s", e[i].esc, e[i].esc);
-			bc_key_source_init(&s, BC_PARTITIONER_BYTE_ORDERED, key, klen);
-			bc_key_source_legacy(&s);
-			n = bc_key_encode(&s, out, sizeof(out));
-			CHECK(unit_hex_eq(out, n, want), "legacy escape %zu: %s", i, e[i].key);
-			free(key);
-		}
+		check_escapes(e, sizeof(e) / sizeof(e[0]), 1);
 	}
 
 	/* Murmur3: the token of the key, sign bit flipped; the empty key's
