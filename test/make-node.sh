@@ -32,16 +32,19 @@ data=$dest/data
 exp=$dest/expected.tsv
 : >"$exp"
 
-# copy SSTable FROM_PREFIX (absolute) to TO_PREFIX (relative to $data),
-# renaming its files; record it
-sstable() {
-	local from=$1 to=$2 state=$3 change=${4:--} f
-	mkdir -p "$data/$(dirname "$to")"
+# copy_into FOLDER LIST FROM_PREFIX TO_PREFIX STATE [CHANGE]: copy SSTable
+# FROM_PREFIX (absolute) to DEST/FOLDER/TO_PREFIX, renaming its files, and
+# record it in LIST
+copy_into() {
+	local folder=$1 list=$2 from=$3 to=$4 state=$5 change=${6:--} f
+	mkdir -p "$dest/$folder/$(dirname "$to")"
 	for f in "$from"-*; do
-		cp -- "$f" "$data/$to${f#"$from"}"
+		cp -- "$f" "$dest/$folder/$to${f#"$from"}"
 	done
-	printf '%s\t%s\t%s\t%s\n' "$destname/data/$to" "$state" "$srcname${from#"$src"}" "$change" >>"$exp"
+	printf '%s\t%s\t%s\t%s\n' "$destname/$folder/$to" "$state" "$srcname${from#"$src"}" "$change" >>"$list"
 }
+# copy SSTable FROM_PREFIX to TO_PREFIX (relative to $data); record it
+sstable() { copy_into data "$exp" "$@"; }
 
 nb=legacy_tables/legacy_nb_simple-0a1b2c3d4e5f60718293a4b5c6d7e8f9
 NB=$L/nb/legacy_tables/legacy_nb_simple/nb-1-big
@@ -137,14 +140,7 @@ xdata=$dest/extras
 xexp=$dest/extras.tsv
 : >"$xexp"
 # copy SSTable FROM_PREFIX to TO_PREFIX (relative to $xdata); record it
-xsstable() {
-	local from=$1 to=$2 state=$3 change=${4:--} f
-	mkdir -p "$xdata/$(dirname "$to")"
-	for f in "$from"-*; do
-		cp -- "$f" "$xdata/$to${f#"$from"}"
-	done
-	printf '%s\t%s\t%s\t%s\n' "$destname/extras/$to" "$state" "$srcname${from#"$src"}" "$change" >>"$xexp"
-}
+xsstable() { copy_into extras "$xexp" "$@"; }
 # big-endian unsigned integer of $2 bytes at offset $3 of file $1
 be_uint() { od -An -tu"$2" --endian=big -j"$3" -N"$2" -- "$1" | tr -d ' '; }
 # the bytes at offset $2, $3 of them, of file $1, in hex
@@ -163,7 +159,7 @@ crc32_at() {
 # follows the component (MetadataSerializer) is computed again; the old one
 # is checked first, so that a wrong offset fails here
 stats_fp_chance_one() {
-	local f=$1 n i o o0= o1= fp crc_at
+	local f=$1 n i o o0='' o1='' fp crc_at
 	n=$(be_uint "$f" 4 0)
 	for ((i = 0; i < n; i++)); do
 		[[ $(be_uint "$f" 4 $((8 + 8 * i))) != 0 ]] || o0=$(be_uint "$f" 4 $((12 + 8 * i)))
