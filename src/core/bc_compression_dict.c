@@ -8,6 +8,7 @@
 
 #include "bc_compression_dict.h"
 #include "bc_endian.h"
+#include "bc_tick.h"
 
 uint32_t
 bc_crc32c(uint32_t crc, const uint8_t *p, size_t n)
@@ -15,10 +16,13 @@ bc_crc32c(uint32_t crc, const uint8_t *p, size_t n)
 	size_t		i;
 	int			b;
 
-	/* bit by bit: a dictionary is read once per CompressionInfo.db */
+	/* bit by bit: a dictionary is read once per CompressionInfo.db; one
+	 * as large as the file allows (512 MiB) takes seconds, so the loop
+	 * lets the server stop it */
 	crc = ~crc;
 	for (i = 0; i < n; i++)
 	{
+		BC_TICK(i);
 		crc ^= p[i];
 		for (b = 0; b < 8; b++)
 			crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1u)));
