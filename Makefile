@@ -101,7 +101,8 @@ DATA = \
 	src/sql/bloomcass--1.1--1.2.sql \
 	src/sql/bloomcass--1.2--1.3.sql \
 	src/sql/bloomcass--1.3--1.4.sql \
-	src/sql/bloomcass--1.4--1.5.sql
+	src/sql/bloomcass--1.4--1.5.sql \
+	src/sql/bloomcass--1.5--1.6.sql
 
 # sql/<test>.sql against expected/<test>.out, in this order
 REGRESS = \

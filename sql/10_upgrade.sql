@@ -218,6 +218,12 @@ SELECT cassandra_key_text(cassandra_key_parse('acme:7', 'CompositeType(UTF8Type,
 SELECT s.id, s.kind, md5(s.f::text) = b.text_md5 AND md5(bloom_send(s.f)) = b.binary_md5 AS intact
 FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
 
+-- 1.6: stored values stay intact
+ALTER EXTENSION bloomcass UPDATE TO '1.6';
+SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
+SELECT s.id, s.kind, md5(s.f::text) = b.text_md5 AND md5(bloom_send(s.f)) = b.binary_md5 AS intact
+FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
+
 -- this catalog, upgraded step by step from 1.0, for the comparison below
 \set ECHO none
 SELECT :'test_catalog_def', :'test_catalog_array_def' \gexec
