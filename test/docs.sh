@@ -24,8 +24,9 @@
 #     SSTables, keys, ...) and no duration (a number of s, ms, minutes,
 #     hours) in prose, i.e. outside code.  What the tests count, the test
 #     command prints; a sentence that gives such a number goes stale at the
-#     next test added.  The records of benchmark runs, each with its date
-#     and commit, are exempt: doc/performance.md and test/bench/README.md.
+#     next test added.  Records are exempt: those of benchmark runs, each
+#     with its date and commit (doc/performance.md, test/bench/README.md),
+#     and CHANGELOG.md, each entry of which speaks of its own version.
 #
 # The documents are those test/readme.sh runs: README.md and every other
 # Markdown file of the tree but build/, hidden folders and test/data.
@@ -48,8 +49,8 @@ use File::Basename qw(dirname);
 use File::Spec;
 
 my $README_MAX_LINES = 800;
-# the records of benchmark runs (dated, with their commits)
-my %RECORDS = map { $_ => 1 } qw(doc/performance.md test/bench/README.md);
+# records: of benchmark runs (dated, with their commits), of versions
+my %RECORDS = map { $_ => 1 } qw(doc/performance.md test/bench/README.md CHANGELOG.md);
 my $INT = qr/(?<![\w.\/^-])\d{1,3}(?:,\d{3})*(?![\w.\/-]*\d)/;
 my $DEC = qr/(?<![\w.\/^-])\d{1,3}(?:,\d{3})*(?:\.\d+)?(?![\w.\/-]*\d)/;
 my $COUNTED = qr/(?:unit\s+)?(?:checks?|tests?|probes?|mutants?|inputs?|runs|files?|SSTables?|keys?|filters?|results?|blocks?|hashes|vectors|cases|transactions|attempts|rows)\b/;
