@@ -36,11 +36,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-mapfile -t DOCS < <(
-	printf '%s\n' README.md
-	find . \( -path ./build -o -path ./test/data -o -path './.?*' \) -prune -o \
-		-type f -name '*.md' ! -path ./README.md -print | sed 's|^\./||' | LC_ALL=C sort
-)
+# shellcheck source=test/lib/docs.sh
+. test/lib/docs.sh
+mapfile -t DOCS < <(bc_doc_files)
 
 exec perl -w - "${DOCS[@]}" <<'PERL'
 use strict;

@@ -78,6 +78,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 . test/lib/common.sh
+# shellcheck source=test/lib/docs.sh
+. test/lib/docs.sh
 
 SHOW=no
 case ${1:-} in
@@ -109,11 +111,7 @@ bc_cluster_start
 BLOCKS=$BC_CLUSTER_DIR/readme
 mkdir -p "$BLOCKS"
 
-mapfile -t DOCS < <(
-	printf '%s\n' README.md
-	find . \( -path ./build -o -path ./test/data -o -path './.?*' \) -prune -o \
-		-type f -name '*.md' ! -path ./README.md -print | sed 's|^\./||' | LC_ALL=C sort
-)
+mapfile -t DOCS < <(bc_doc_files)
 awk -v dir="$BLOCKS" '
 	BEGIN { n = 0; inside = 0; adjacent = 0; marker = "" }
 	FNR == 1 {
@@ -145,8 +143,9 @@ awk -v dir="$BLOCKS" '
 	{ adjacent = 0; marker = "" }
 	END { if (inside) { print FILENAME ": a fenced block is not closed" > "/dev/stderr"; exit 1 } }
 ' "${DOCS[@]}"
-[[ -s $BLOCKS/meta ]] && grep -q $'^[0-9]*\037README.md\037' "$BLOCKS/meta" ||
+if [[ ! -s $BLOCKS/meta ]] || ! grep -q $'^[0-9]*\037README.md\037' "$BLOCKS/meta"; then
 	bc_die "README.md has no fenced block"
+fi
 
 # ---------------------------------------------------------------------------
 # The database and the placeholders' real values
