@@ -131,8 +131,8 @@ SELECT bloom_import_file(test_path('real-filters/cassandra-test-data/legacy-oa-l
 SELECT bloom_import_file('no-such-dir/nb-1-big-Filter.db');
 SELECT bloom_import_file('utils.BloomFilter1000.bin');
 SELECT test_path('real-filters/cassandra-test-data/legacy-oa-legacy_oa_simple/oa-1-big-Filter.db') AS oa_path \gset
-CREATE ROLE bloomcass_nobody;
-SET ROLE bloomcass_nobody;
+CREATE ROLE regress_bloomcass_nobody;
+SET ROLE regress_bloomcass_nobody;
 SELECT bloom_import_file(:'oa_path');
 RESET ROLE;
-DROP ROLE bloomcass_nobody;
+DROP ROLE regress_bloomcass_nobody;

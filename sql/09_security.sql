@@ -20,11 +20,14 @@ FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid =
 JOIN pg_extension e ON d.refclassid = 'pg_extension'::regclass AND d.refobjid = e.oid
 WHERE e.extname = 'bloomcass' AND p.provolatile <> 'i';
 
--- a non-superuser installs it in a database of its own
-SELECT current_user AS test_user \gset
-CREATE ROLE bloomcass_owner LOGIN;
-CREATE DATABASE bloomcass_trusted OWNER bloomcass_owner;
-\c bloomcass_trusted bloomcass_owner
+-- a non-superuser installs it in a database of its own (the test's role
+-- connects to it, then becomes the owner: no second login, so that the
+-- test runs on a server with peer authentication too)
+SELECT current_database() AS test_db \gset
+CREATE ROLE regress_bloomcass_owner;
+CREATE DATABASE regress_bloomcass_trusted OWNER regress_bloomcass_owner;
+\c regress_bloomcass_trusted
+SET SESSION AUTHORIZATION regress_bloomcass_owner;
 SELECT rolsuper FROM pg_roles WHERE rolname = current_user;
 CREATE SCHEMA tools;
 CREATE EXTENSION bloomcass SCHEMA tools;
@@ -44,20 +47,21 @@ SELECT pg_read_binary_file('x') AS the_trap_is_set;
 SELECT bloom_import_file('/etc/ks-cf-ka-1-Filter.db');
 SELECT bloom_import_file('nb-1-big-Filter.db');
 RESET search_path;
-\c contrib_regression :test_user
-DROP DATABASE bloomcass_trusted;
-DROP ROLE bloomcass_owner;
+RESET SESSION AUTHORIZATION;
+\c :test_db
+DROP DATABASE regress_bloomcass_trusted;
+DROP ROLE regress_bloomcass_owner;
 
 -- a role with pg_read_server_files may import by path; others may not
-CREATE ROLE bloomcass_reader;
-GRANT pg_read_server_files TO bloomcass_reader;
-GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_reader;
+CREATE ROLE regress_bloomcass_reader;
+GRANT pg_read_server_files TO regress_bloomcass_reader;
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO regress_bloomcass_reader;
 SELECT test_path('real-filters/cassandra-test-data/legacy-nb-legacy_nb_simple/nb-1-big-Filter.db') AS nb_path \gset
-SET ROLE bloomcass_reader;
+SET ROLE regress_bloomcass_reader;
 SELECT bloom_export(bloom_import_file(:'nb_path'), 'nb') AS read_with_privilege;
 RESET ROLE;
-DROP OWNED BY bloomcass_reader;
-DROP ROLE bloomcass_reader;
+DROP OWNED BY regress_bloomcass_reader;
+DROP ROLE regress_bloomcass_reader;
 
 --
 -- Version 1.2 reads server files itself (cassandra_sstables and the
@@ -66,14 +70,14 @@ DROP ROLE bloomcass_reader;
 -- function first, then its path rule (any path for pg_read_server_files,
 -- else only below the data directory or the log directory).
 --
-CREATE ROLE bloomcass_noexec;		-- neither EXECUTE nor pg_read_server_files
-CREATE ROLE bloomcass_exec;		-- EXECUTE only
-GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_exec;
-CREATE ROLE bloomcass_files;		-- pg_read_server_files only
-GRANT pg_read_server_files TO bloomcass_files;
-CREATE ROLE bloomcass_both;		-- both
-GRANT pg_read_server_files TO bloomcass_both;
-GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_both;
+CREATE ROLE regress_bloomcass_noexec;		-- neither EXECUTE nor pg_read_server_files
+CREATE ROLE regress_bloomcass_exec;		-- EXECUTE only
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO regress_bloomcass_exec;
+CREATE ROLE regress_bloomcass_files;		-- pg_read_server_files only
+GRANT pg_read_server_files TO regress_bloomcass_files;
+CREATE ROLE regress_bloomcass_both;		-- both
+GRANT pg_read_server_files TO regress_bloomcass_both;
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO regress_bloomcass_both;
 
 -- the privilege decision a query meets: 'allowed' unless it fails with
 -- insufficient_privilege (42501), then the message
@@ -108,7 +112,7 @@ DECLARE
 	r text;
 	p record;
 BEGIN
-	FOREACH r IN ARRAY ARRAY['bloomcass_noexec', 'bloomcass_exec', 'bloomcass_files', 'bloomcass_both'] LOOP
+	FOREACH r IN ARRAY ARRAY['regress_bloomcass_noexec', 'regress_bloomcass_exec', 'regress_bloomcass_files', 'regress_bloomcass_both'] LOOP
 		EXECUTE format('SET LOCAL ROLE %I', r);
 		FOR p IN SELECT * FROM probe_paths LOOP
 			INSERT INTO probe_results VALUES (r, p.label,
@@ -139,7 +143,7 @@ WHERE cassandra_sstables IS DISTINCT FROM pg_read_binary_file
 -- a role that may read the files gets the same listing as the superuser
 SELECT test_path('node/data') AS node_data \gset
 SET client_min_messages = error;
-SET ROLE bloomcass_both;
+SET ROLE regress_bloomcass_both;
 SELECT count(*) AS listed_by_a_reader, count(filter) AS with_filter
 FROM cassandra_sstables(:'node_data');
 SELECT count(*) AS keys_read_by_a_reader
@@ -149,5 +153,5 @@ RESET client_min_messages;
 
 DROP TABLE probe_results, probe_paths;
 DROP FUNCTION privilege_of(text);
-DROP OWNED BY bloomcass_noexec, bloomcass_exec, bloomcass_files, bloomcass_both;
-DROP ROLE bloomcass_noexec, bloomcass_exec, bloomcass_files, bloomcass_both;
+DROP OWNED BY regress_bloomcass_noexec, regress_bloomcass_exec, regress_bloomcass_files, regress_bloomcass_both;
+DROP ROLE regress_bloomcass_noexec, regress_bloomcass_exec, regress_bloomcass_files, regress_bloomcass_both;

@@ -103,8 +103,8 @@ LANGUAGE sql STABLE AS $$
 $$;
 SELECT pg_get_functiondef('test_catalog_array'::regproc) AS test_catalog_array_def \gset
 
-CREATE DATABASE bloomcass_upgrade;
-\c bloomcass_upgrade :test_user
+CREATE DATABASE regress_bloomcass_upgrade;
+\c regress_bloomcass_upgrade :test_user
 CREATE EXTENSION bloomcass VERSION '1.0';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
 
@@ -231,15 +231,15 @@ SELECT :'test_catalog_def', :'test_catalog_array_def' \gexec
 SELECT test_catalog_array() AS upgraded_catalog \gset
 
 \c contrib_regression :test_user
-DROP DATABASE bloomcass_upgrade;
+DROP DATABASE regress_bloomcass_upgrade;
 
 -- A fresh install (CREATE EXTENSION at the default version) has exactly the
 -- catalog of the install upgraded step by step above, and of 01_setup's
 -- (1.0, then one ALTER EXTENSION UPDATE) that the other tests use.  Rows
 -- one side has and the other has not are printed, the two rows of an
 -- object that differs next to each other (expected: none).
-CREATE DATABASE bloomcass_fresh;
-\c bloomcass_fresh :test_user
+CREATE DATABASE regress_bloomcass_fresh;
+\c regress_bloomcass_fresh :test_user
 CREATE EXTENSION bloomcass;
 \set ECHO none
 SELECT :'test_catalog_def', :'test_catalog_array_def' \gexec
@@ -257,7 +257,7 @@ FROM (SELECT unnest(:'upgraded_catalog'::text[]) EXCEPT SELECT unnest(:'fresh_ca
 ORDER BY object, only_in;
 
 \c contrib_regression :test_user
-DROP DATABASE bloomcass_fresh;
+DROP DATABASE regress_bloomcass_fresh;
 SELECT 'fresh' AS only_in, o AS object
 FROM (SELECT unnest(:'fresh_catalog'::text[]) EXCEPT SELECT unnest(test_catalog_array())) s(o)
 UNION ALL

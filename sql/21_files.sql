@@ -12,9 +12,9 @@
 -- (bloom_import_file reads through PostgreSQL's own pg_read_binary_file,
 -- which opens a FIFO and waits: not called here.)
 --
-CREATE ROLE bloomcass_files_reader;
-GRANT pg_read_server_files TO bloomcass_files_reader;
-GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_files_reader;
+CREATE ROLE regress_bloomcass_files_reader;
+GRANT pg_read_server_files TO regress_bloomcass_files_reader;
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO regress_bloomcass_files_reader;
 
 -- SQLSTATE and message of a query
 CREATE FUNCTION files_error(query text) RETURNS text LANGUAGE plpgsql AS $$
@@ -24,10 +24,10 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
 	RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
-GRANT EXECUTE ON FUNCTION files_error(text) TO bloomcass_files_reader;
+GRANT EXECUTE ON FUNCTION files_error(text) TO regress_bloomcass_files_reader;
 
-SELECT test_path('hostile/files') AS files, datadir FROM test_config \gset
-SET ROLE bloomcass_files_reader;
+SELECT test_path('hostile/files') AS files, test_path('hostile/import') AS import, datadir FROM test_config \gset
+SET ROLE regress_bloomcass_files_reader;
 SET statement_timeout = '5s';
 
 ------------------------------------------------------------------------------
@@ -91,5 +91,5 @@ SELECT count(*) AS keys FROM cassandra_sstable_keys(
 RESET statement_timeout;
 RESET ROLE;
 DROP FUNCTION files_error(text);
-DROP OWNED BY bloomcass_files_reader;
-DROP ROLE bloomcass_files_reader;
+DROP OWNED BY regress_bloomcass_files_reader;
+DROP ROLE regress_bloomcass_files_reader;
