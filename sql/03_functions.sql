@@ -93,6 +93,11 @@ SELECT * FROM bloom_sizing(10, 1.5);
 SELECT * FROM bloom_sizing(10, 0);
 SELECT * FROM bloom_sizing(10, 'NaN');
 SELECT * FROM bloom_sizing(10, 0.00005);
+-- every other function taking fp_chance refuses 1 as bloom_sizing does
+-- (bloom_health: 13_health)
+SELECT bloom_create(10, 1);
+SELECT bloom_agg(k, 1.0, 1000::bigint) FROM (VALUES ('a')) v(k);
+SELECT bloom_agg(k, 1.0, 'nb') FROM (VALUES ('a')) v(k);
 SELECT * FROM bloom_sizing(-1, 0.01);
 SELECT * FROM bloom_sizing(858993438, 0.01);
 SELECT * FROM bloom_sizing(858993439, 0.01);
