@@ -68,8 +68,8 @@
 #   The label node-07 is used as it is.  The database is "fleet", owned by
 #   the role "loader" (LOGIN, no other privilege), as the README's
 #   bloomcass-load command expects; psql connects as the superuser
-#   "postgres" (the README's file-reading functions need
-#   pg_read_server_files).  Shell blocks run from the repository's root with
+#   "postgres" (the README's file-reading functions need EXECUTE on
+#   pg_read_binary_file and pg_read_server_files, or superuser).  Shell blocks run from the repository's root with
 #   Debian's default PATH (/usr/local/bin, /usr/bin, ...: not PostgreSQL's
 #   bindir, so `bloomcass-load` is found through the link `make install`
 #   puts in /usr/local/bin).
