@@ -132,7 +132,8 @@ REGRESS = \
 	23_txn_logs \
 	24_datastax \
 	25_cassandra60 \
-	26_folder_extras
+	26_folder_extras \
+	28_identity
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and
@@ -196,6 +197,7 @@ CLIENT_SRCS = \
 	src/client/params.c \
 	src/client/pipeline.c \
 	src/client/progress.c \
+	src/client/prune.c \
 	src/client/tables.c \
 	src/client/upload.c \
 	src/client/walk.c

@@ -90,8 +90,9 @@ ORDER BY path;
 \set VERBOSITY default
 
 ------------------------------------------------------------------------------
--- The lattice: the SSTable once, each second link to a folder skipped with
--- a WARNING (its DETAIL names both paths)
+-- The lattice: the SSTable once, by the real path of its folder (d12: one
+-- SSTable, one path, sql/28_identity.sql), each second link to a folder
+-- skipped with a WARNING (its DETAIL names both paths)
 ------------------------------------------------------------------------------
 \set VERBOSITY terse
 SELECT regexp_replace(path, '^.*/hostile/', '') AS sstable, partitions
