@@ -54,10 +54,17 @@ expect "no extension: no table created" "$(q -d noext -c "SELECT count(*) FROM p
 
 q -c 'CREATE EXTENSION bloomcass'
 # the tables, made once by the superuser running the client on an empty
-# folder (without --keys); the loader only gets rights on them
+# folder (without --keys); the loader only gets rights on them.  A folder
+# without SSTables is warned of, even with --quiet, with exit status 5
 rc=0
-"$LOAD" -q "$T" || rc=$?
-expect "the superuser creates the tables (exit status)" "$rc" 0
+"$LOAD" -q "$T" >"$T/empty.log" 2>&1 || rc=$?
+expect "no SSTable: the superuser creates the tables (exit status 5)" "$rc" 5
+expect "no SSTable: a warning naming the folder, then the summary" "$(sed -E 's/in [0-9.]+ s$/in T s/' "$T/empty.log")" \
+"bloomcass-load: warning: no live SSTable found in $T
+bloomcass-load: 0 SSTables: 0 loaded, 0 unchanged, 0 failed, 0 not done; 0 B sent in T s"
+expect "store once: a new table has filter, and no filter_db" \
+	"$(q -c "SELECT string_agg(attname, ' ' ORDER BY attname) FROM pg_attribute WHERE attrelid = 'cassandra_sstable_files'::regclass AND attname LIKE 'filter%' AND NOT attisdropped")" \
+	"filter filter_db_bytes"
 expect "the first run on an empty folder creates both tables, without --keys" \
 	"$(q -c "SELECT to_regclass('cassandra_sstable_files') IS NOT NULL AND to_regclass('cassandra_sstable_files_keys') IS NOT NULL")" t
 q -c "CREATE ROLE loader LOGIN" \
@@ -94,11 +101,13 @@ compare() {
 	   l.components, l.filter::text, l.partitioner, l.fp_chance, l.partitions, l.key_type,
 	   l.first_key, l.last_key, l.filter_db_bytes, l.data_db_bytes, l.modified)"
 }
-# rows of LABEL whose filter_db is not the file's bytes (or missing)
+# rows of LABEL (of TABLE, default cassandra_sstable_files) whose filter
+# does not give back the file's bytes (or is missing); an SSTable of a
+# version before 1.2 (a .. hf: no filter read, as cassandra_sstables) has none
 filter_bytes_differ() {
-	q -c "SELECT count(*) FROM cassandra_sstable_files
-	      WHERE label = '$1' AND path !~ '${2:-^\$}' AND filter_db IS DISTINCT FROM
-	        CASE WHEN 'Filter.db' = ANY (components)
+	q -c "SELECT count(*) FROM ${3:-cassandra_sstable_files}
+	      WHERE label = '$1' AND path !~ '${2:-^\$}' AND bloom_export(filter, version) IS DISTINCT FROM
+	        CASE WHEN 'Filter.db' = ANY (components) AND version !~ '^([a-z]|h[a-z])\$'
 	             THEN pg_read_binary_file(path || '-Filter.db') END"
 }
 # rows of LABEL whose loaded keys are not cassandra_sstable_keys' keys
@@ -122,7 +131,10 @@ if ((n_failed > 0)); then expect "sstables: exit status 1 when some failed" "$RC
 failed_paths=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/sst.log" | sort | paste -sd'|')
 diff=$(compare n1 "$SST" "^(${failed_paths:-none})\$")
 expect "sstables: rows equal cassandra_sstables() column by column" "$diff" ""
-expect "sstables: filter_db is the bytes of every Filter.db" "$(filter_bytes_differ n1)" 0
+expect "sstables: bloom_export(filter, version) is the bytes of every Filter.db" "$(filter_bytes_differ n1)" 0
+expect "sstables: no filter for the 5 SSTables before 1.2 (versions b, e, hb), as cassandra_sstables" "$(q -c "
+	SELECT string_agg(DISTINCT version, ' ') || ' ' || count(*) FROM cassandra_sstable_files
+	WHERE label = 'n1' AND filter IS NULL AND 'Filter.db' = ANY (components)")" "b e hb 5"
 keys_diff=$(q -c "
 	SELECT count(*) FROM cassandra_sstable_files f
 	WHERE label = 'n1' AND partitions IS NOT NULL
@@ -143,11 +155,11 @@ echo "    ($n_rows loaded, $n_failed failed; $(summary_of "$T/sst.log"))"
 run "$T/dsx.log" --label dx --keys "$DSX"
 expect "datastax: exit status 0" "$RC" 0
 expect "datastax: rows equal cassandra_sstables() column by column" "$(compare dx "$DSX" '^$')" ""
-expect "datastax: filter_db is the bytes of every Filter.db" "$(filter_bytes_differ dx)" 0
+expect "datastax: bloom_export(filter, version) is the bytes of every Filter.db" "$(filter_bytes_differ dx)" 0
 expect "datastax: the 18 SSTables of 8 versions, every fact read, with their 86 keys" "$(q -c "
 	SELECT count(DISTINCT f.path) || ' ' || count(DISTINCT f.version) || ' ' || count(x.key) || ' ' ||
 	       bool_and(f.partitioner IS NOT NULL AND f.fp_chance = 0.01 AND f.key_type IS NOT NULL
-	                AND f.first_key IS NOT NULL AND f.filter_db IS NOT NULL)
+	                AND f.first_key IS NOT NULL AND f.filter IS NOT NULL)
 	FROM cassandra_sstable_files f
 	JOIN cassandra_sstable_files_keys x ON x.label = f.label AND x.path = f.path
 	WHERE f.label = 'dx'")" "18 8 86 true"
@@ -158,7 +170,7 @@ run "$T/node.log" --label n2 "$NODE/data"
 broken='/broken/'
 diff=$(compare n2 "$NODE/data" "$broken")
 expect "node: rows equal cassandra_sstables() outside broken/" "$diff" ""
-expect "node: filter_db is the bytes of every Filter.db" "$(filter_bytes_differ n2 "$broken")" 0
+expect "node: bloom_export(filter, version) is the bytes of every Filter.db" "$(filter_bytes_differ n2 "$broken")" 0
 expect "node: only live SSTables (no snapshot, backup, temporary, obsolete)" \
 	"$(q -c "SELECT count(*) FROM cassandra_sstable_files WHERE label = 'n2' AND (state <> 'live' OR path ~ '/(snapshots|backups)/|nb-[235]-big\$|tmp-')")" 0
 got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/node.log" | sed 's|.*/||' | sort | paste -sd' ')
@@ -176,13 +188,13 @@ expect "extras: rows equal cassandra_sstables() column by column" "$(compare ex 
 expect "extras: the 5 live SSTables loaded" "$(q -c "
 	SELECT string_agg(regexp_replace(path, '.*/', ''), ' ' ORDER BY path) FROM cassandra_sstable_files
 	WHERE label = 'ex'")" "me-7-big nb-1-big nb-2-big nb-3-big nb-4-big"
-expect "extras: filter_db is the bytes of every Filter.db, NULL without one" "$(filter_bytes_differ ex)" 0
+expect "extras: bloom_export(filter, version) is the bytes of every Filter.db, NULL without one" "$(filter_bytes_differ ex)" 0
 expect "extras: without Filter.db, no filter and fp_chance 1 and 0.01, keys loaded" "$(q -c "
 	SELECT string_agg(regexp_replace(f.path, '.*/', '') || ':' || f.fp_chance || ':' ||
 	                  (SELECT count(*) FROM cassandra_sstable_files_keys x
 	                   WHERE x.label = 'ex' AND x.path = f.path), ' ' ORDER BY f.path)
 	FROM cassandra_sstable_files f
-	WHERE label = 'ex' AND filter IS NULL AND filter_db IS NULL")" "nb-3-big:1:5 nb-4-big:0.01:5"
+	WHERE label = 'ex' AND filter IS NULL")" "nb-3-big:1:5 nb-4-big:0.01:5"
 got=$(sed -nE 's/^not loaded \((.*)\): .*\/(.*)$/\2 \1/p' "$T/extras.log" | sort | paste -sd' ')
 expect "extras: ScyllaDB's unfinished SSTables not loaded (temporary)" "$got" \
 	"me-5-big temporary ms-6-big temporary"
@@ -223,7 +235,7 @@ expect "codecs: the 70 copies (7 SSTables, 10 variants) loaded with their 100,74
 	JOIN cassandra_sstable_files_keys x ON x.label = f.label AND x.path = f.path
 	WHERE f.label = 'cd'")" "70 100740"
 expect "codecs: rows equal cassandra_sstables() column by column" "$(compare cd "$CODECS/copies" '^$')" ""
-expect "codecs: filter_db is the bytes of every Filter.db" "$(filter_bytes_differ cd)" 0
+expect "codecs: bloom_export(filter, version) is the bytes of every Filter.db" "$(filter_bytes_differ cd)" 0
 expect "codecs: facts and keys equal the source's (every copy)" "$(codec_facts_differ cd)" "70 rows, 0 differ"
 expect "codecs: --keys gives cassandra_sstable_keys' keys" "$(keys_differ cd)" 0
 
@@ -319,7 +331,7 @@ expect "interrupt: the re-run loads the rest" \
 expect "interrupt: the re-run skips the 19 loaded" "$(grep -Eo '[0-9]+ unchanged' "$T/int2.log")" "19 unchanged"
 expect "interrupt: no duplicate keys" \
 	"$(q -c "SELECT (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'n3') - (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'n1')")" 0
-expect "interrupt: every filter_db is its file" "$(filter_bytes_differ n3)" 0
+expect "interrupt: every filter gives back its file" "$(filter_bytes_differ n3)" 0
 
 # --- unchanged, then one Data.db touched -------------------------------------
 run "$T/again.log" --label n1 --keys "$SST"
@@ -415,8 +427,8 @@ for c in index summary statistics filter partitions data; do
 		SELECT lower(regexp_replace(x, '\.db$', '')) FROM unnest(components) x))
 		FROM cassandra_sstable_files WHERE label = 'fifo-$c'")")
 done
-expect "FIFO components: no hang (exit status 0), each SSTable loaded without its FIFO (rows/with it), orphaned without Data.db" \
-	"${got_fifo[*]}" "index:0:1/0 summary:0:1/0 statistics:0:1/0 filter:0:1/0 partitions:0:1/0 data:0:0/0"
+expect "FIFO components: no hang (exit status 0), each SSTable loaded without its FIFO (rows/with it), orphaned without Data.db (no live SSTable: 5)" \
+	"${got_fifo[*]}" "index:0:1/0 summary:0:1/0 statistics:0:1/0 filter:0:1/0 partitions:0:1/0 data:5:0/0"
 run "$T/lattice.log" --label lattice "$H/files/lattice/d0"
 expect "lattice: the SSTable loaded once (4,096 paths)" \
 	"$(q -c "SELECT count(*) || ' ' || count(DISTINCT path) FROM cassandra_sstable_files WHERE label = 'lattice'")" "1 1"
@@ -557,6 +569,54 @@ expect "readable again: removed" "$RC $(removed_of "$T/live10.log") $(lv_rows)" 
 expect "readable again: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/data")" ""
 expect "readable again: rows equal cassandra_sstables()" "$(compare lv "$LIVE/data" '^$')" ""
 
+# --- a table made by 1.5 (filter_db bytea beside filter), then without it ----
+# the 1.5 client's CREATE TABLE (tables.c at cd1c12b), word for word
+q -c "CREATE TABLE t15 (label text NOT NULL, path text NOT NULL, keyspace text, table_name text, version text, generation text, format text, state text, snapshot text, components text[], filter bloom, partitioner text, fp_chance float8, partitions bigint, key_type text, first_key bytea, last_key bytea, filter_db_bytes bigint, data_db_bytes bigint, modified timestamptz, filter_db bytea, statistics_db bytea, summary_db bytea, toc_txt bytea, keys_loaded boolean NOT NULL DEFAULT false, loaded_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (label, path))" \
+	-c "CREATE TABLE t15_keys (label text NOT NULL, path text NOT NULL, key bytea NOT NULL)" \
+	-c "CREATE INDEX ON t15_keys (label, path)" \
+	-c "GRANT SELECT, INSERT, DELETE ON t15, t15_keys TO loader"
+CLEAN=$SST/cassandra/legacy-sstables
+n_clean=$(q -c "SELECT count(*) FROM cassandra_sstables('$CLEAN')")
+run "$T/t15.log" -t t15 --label u15 --keys "$CLEAN"
+expect "1.5 table: exit status 0" "$RC" 0
+expect "1.5 table: every SSTable loaded, filter_db filled with each Filter.db's bytes" "$(q -c "
+	SELECT count(*) || ' ' || count(*) FILTER (WHERE filter_db IS NOT DISTINCT FROM
+	         CASE WHEN 'Filter.db' = ANY (components) THEN pg_read_binary_file(path || '-Filter.db') END)
+	FROM t15 WHERE label = 'u15'")" "$n_clean $n_clean"
+expect "1.5 table: bloom_export(filter, version) is filter_db" "$(filter_bytes_differ u15 '^$' t15)" 0
+q -c "ALTER TABLE t15 DROP COLUMN filter_db"
+run "$T/t15b.log" -t t15 --label u15b --keys "$CLEAN"
+expect "1.5 table without filter_db: exit status 0" "$RC" 0
+expect "1.5 table without filter_db: the rows and keys of the load before it" "$(q -c "
+	WITH a AS (SELECT *, (SELECT array_agg(key ORDER BY key) FROM t15_keys k
+	                      WHERE k.label = t.label AND k.path = t.path) AS keys FROM t15 t WHERE label = 'u15'),
+	     b AS (SELECT *, (SELECT array_agg(key ORDER BY key) FROM t15_keys k
+	                      WHERE k.label = t.label AND k.path = t.path) AS keys FROM t15 t WHERE label = 'u15b')
+	SELECT count(*) FROM a FULL JOIN b USING (path)
+	WHERE a.path IS NULL OR b.path IS NULL OR
+	  (a.filter::text, a.partitions, a.first_key, a.last_key, a.statistics_db, a.summary_db, a.toc_txt, a.keys)
+	  IS DISTINCT FROM
+	  (b.filter::text, b.partitions, b.first_key, b.last_key, b.statistics_db, b.summary_db, b.toc_txt, b.keys)") $(filter_bytes_differ u15b '^$' t15)" "0 0"
+
+# --- -t naming a table that is not one of bloomcass-load ----------------------
+q -c "CREATE TABLE other (label text, path text, filter integer, note text)" \
+	-c "INSERT INTO other VALUES ('x', 'y', 1, 'kept')" \
+	-c "GRANT SELECT, INSERT, DELETE ON other TO loader"
+run "$T/other.log" -t other --label o --keys "$CLEAN"
+expect "-t other: exit status 2" "$RC" 2
+expect "-t other: refused, naming the missing columns and the one of another type" "$(head -n 1 "$T/other.log")" \
+	'bloomcass-load: table other is not a table of bloomcass-load (give -t another name, or let it be created): no column keyspace text, table_name text, version text, generation text, format text, state text, snapshot text, components text[], partitioner text, fp_chance double precision, partitions bigint, key_type text, first_key bytea, last_key bytea, filter_db_bytes bigint, data_db_bytes bigint, modified timestamp with time zone, statistics_db bytea, summary_db bytea, toc_txt bytea, keys_loaded boolean, loaded_at timestamp with time zone; column filter is integer, not bloom'
+expect "-t other: nothing written (its row as it was, no keys table made)" \
+	"$(q -c "SELECT string_agg(label || path || filter || note, ','), to_regclass('other_keys') IS NULL FROM other")" "xy1kept|t"
+
+# --- no live SSTable in one of the folders -----------------------------------
+mkdir -p "$T/empty/ks/t-00000000000000000000000000000000"
+chmod -R a+rX "$T/empty"
+run "$T/empty2.log" --label e2 "$T/empty" "$CLEAN"
+expect "no SSTable in one folder: exit status 5, the other loaded" \
+	"$RC $(q -c "SELECT count(*) FROM cassandra_sstable_files WHERE label = 'e2'")" "5 $n_clean"
+expect "no SSTable in one folder: the warning names it" "$(grep -c "^bloomcass-load: warning: no live SSTable found in $T/empty\$" "$T/empty2.log")" 1
+
 # wrong password: scram for one role, over the unix socket
 q -c "SET password_encryption = 'scram-sha-256'" -c "CREATE ROLE pwuser LOGIN PASSWORD 'right'"
 hba=$(q -c 'SHOW hba_file')
@@ -567,6 +627,37 @@ RC=0
 PGPASSWORD=wrong "$LOAD" -U pwuser --label pw "$SST" >"$T/pw.log" 2>&1 || RC=$?
 expect "wrong password: exit status 2" "$RC" 2
 expect "wrong password: message" "$(grep -c 'cannot connect: .*password authentication failed' "$T/pw.log")" 1
+
+# no password anywhere (no PGPASSWORD, no password file): -w never asks,
+# nor does a run without a terminal (cron); the message says where to give
+# it.  On a terminal (script(1)'s pseudo-terminal) -W asks before
+# connecting, a run without -w when the server wants a password, without
+# echo
+q -c "GRANT SELECT, INSERT, DELETE ON cassandra_sstable_files, cassandra_sstable_files_keys TO pwuser"
+nopw=(env -u PGPASSWORD HOME="$T" PGPASSFILE="$T/no-pgpass")
+pw_message='bloomcass-load: the server asks a password of user "pwuser": give it in PGPASSWORD or in ~/.pgpass (the file PGPASSFILE names), or run on a terminal with -W (--password) to be asked for it'
+for how in -w none; do
+	RC=0
+	LAST_LOG=$T/nopw$how.log
+	args=(-U pwuser --label pw "$CLEAN")
+	[[ $how == none ]] || args=("$how" "${args[@]}")
+	"${nopw[@]}" timeout 60 setsid -w "$LOAD" "${args[@]}" >"$LAST_LOG" 2>&1 </dev/null || RC=$?
+	expect "no password ($how, no terminal): exit status 2, not asked" "$RC" 2
+	expect "no password ($how, no terminal): libpq's message, then where to give it" \
+		"$(sed -n 1p "$LAST_LOG" | grep -c '^bloomcass-load: cannot connect: .*fe_sendauth: no password supplied$') $(sed -n '2,$p' "$LAST_LOG")" \
+		"1 $pw_message"
+done
+for how in -W none; do
+	RC=0
+	LAST_LOG=$T/tty-pw$how.log
+	args=(-U pwuser --label "pw$how" "$CLEAN")
+	[[ $how == none ]] || args=("$how" "${args[@]}")
+	(sleep 2; printf 'right\n') | "${nopw[@]}" timeout 60 script -qec "'$LOAD' ${args[*]@Q}" /dev/null >"$LAST_LOG" 2>&1 || RC=$?
+	expect "password on a terminal ($how): asked once, loaded" \
+		"$RC $(grep -c 'Password for user pwuser: ' "$LAST_LOG") $(q -c "SELECT count(*) FROM cassandra_sstable_files WHERE label = 'pw$how'")" \
+		"0 1 $n_clean"
+	expect "password on a terminal ($how): not echoed" "$(grep -c right "$LAST_LOG" || true)" 0
+done
 
 # the server goes away: the load waits on a lock, its backend is terminated
 q -c "BEGIN" -c "LOCK cassandra_sstable_files IN EXCLUSIVE MODE" -c "SELECT pg_sleep(4)" -c "COMMIT" >/dev/null &
@@ -587,12 +678,27 @@ expect "server gone: clear message" "$(grep -c 'connection to the server was los
 expect "server gone: nothing half-loaded" "$(q -c "SELECT count(*) FROM cassandra_sstable_files WHERE label = 'gone'")" 0
 
 # --- output --------------------------------------------------------------------
-CLEAN=$SST/cassandra/legacy-sstables
 script -qec "'$LOAD' -U loader --label tty '$CLEAN'" /dev/null >"$T/tty.log" 2>&1 || true
 expect "terminal: the progress line" \
 	"$(grep -c $'\r''[0-9]*/[0-9]* SSTables, .*/s, ' "$T/tty.log" | awk '{print ($1 > 0)}')" 1
 # (what script printed, when there was no progress line: no pseudo-terminal?)
 grep -q $'\r''[0-9]*/[0-9]* SSTables, ' "$T/tty.log" || head -c 600 "$T/tty.log" >&2
+# the progress line's last state (after its last carriage return) and the summary
+last_progress() { tr '\r' '\n' <"$1" | grep -E '^[0-9]+/[0-9]+ SSTables?, ' | tail -n 1 | sed -E 's/\x1b\[K//; s/, [^,]+\/s, /, R\/s, /'; }
+summary_line() { tr '\r' '\n' <"$1" | grep -E 'bloomcass-load: [0-9]+ SSTables?: ' | sed -E 's/ in [0-9.]+ s.*$//; s/\r//'; }
+sent=$(summary_line "$T/tty.log" | sed -nE 's/.*; (.*) sent$/\1/p')
+expect "terminal: the last progress line agrees with the summary (SSTables, bytes sent)" \
+	"$(last_progress "$T/tty.log") / $(summary_line "$T/tty.log")" \
+	"$n_clean/$n_clean SSTables, $sent sent, R/s, done / bloomcass-load: $n_clean SSTables: $n_clean loaded, 0 unchanged, 0 failed, 0 not done; $sent sent"
+expect "terminal: the last line drawn once" "$(grep -o ', done' "$T/tty.log" | wc -l)" 1
+script -qec "'$LOAD' -U loader --label tty '$CLEAN'" /dev/null >"$T/tty2.log" 2>&1 || true
+expect "terminal, all unchanged: nothing sent, no rate" \
+	"$(last_progress "$T/tty2.log" | sed 's/R\/s/&/') / $(summary_line "$T/tty2.log") / $(tr '\r' '\n' <"$T/tty2.log" | grep -c ' 0 B/s, ')" \
+	"$n_clean/$n_clean SSTables, 0 B sent, R/s, done / bloomcass-load: $n_clean SSTables: 0 loaded, $n_clean unchanged, 0 failed, 0 not done; 0 B sent / $(tr '\r' '\n' <"$T/tty2.log" | grep -cE '^[0-9]+/[0-9]+ SSTables?, ')"
+ONE=$SST/cassandra/negative-ldts-invalid-deletions-test/invalid_tombstones
+script -qec "'$LOAD' -U loader --label one '$ONE'" /dev/null >"$T/one.log" 2>&1 || true
+expect "one SSTable: singular words" "$(last_progress "$T/one.log" | sed -E 's/, [^,]+ sent,/, X sent,/') / $(summary_line "$T/one.log" | sed -E 's/; .* sent$//')" \
+	"1/1 SSTable, X sent, R/s, done / bloomcass-load: 1 SSTable: 1 loaded, 0 unchanged, 0 failed, 0 not done"
 RC=0
 "$LOAD" -U loader --label pipe "$CLEAN" 2>&1 | cat >"$T/pipe.log" || true
 expect "piped: one line, the summary" "$(wc -l <"$T/pipe.log") $(grep -c 'SSTables: .* loaded' "$T/pipe.log")" "1 1"

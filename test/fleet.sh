@@ -210,7 +210,7 @@ differ_from_ref() {
 	         md5(string_agg(md5(row(path, keyspace, table_name, version, generation, format,
 	             state, snapshot, components, filter::text, partitioner, fp_chance, partitions,
 	             key_type, first_key, last_key, filter_db_bytes, data_db_bytes, modified,
-	             filter_db, statistics_db, summary_db, toc_txt, keys_loaded)::text), ''
+	             statistics_db, summary_db, toc_txt, keys_loaded)::text), ''
 	             ORDER BY path)) AS sum
 	  FROM $TAB GROUP BY label),
 	k AS (
@@ -230,8 +230,11 @@ EXTRA=(node-01 node-02 node-03 node-04)
 # --- with -D: the tables made and distributed first -----------------------
 if [[ $DIST == 1 ]]; then
 	mkdir -p "$WORK/empty"
-	"$LOAD" -q -t "$TABLE" "$WORK/empty" >"$LOGS/empty.log" 2>&1 ||
-		bc_die "bloomcass-load on an empty folder failed: $(cat "$LOGS/empty.log")"
+	# (exit status 5: a folder without SSTables, warned of; the tables made)
+	rc=0
+	"$LOAD" -q -t "$TABLE" "$WORK/empty" >"$LOGS/empty.log" 2>&1 || rc=$?
+	[[ $rc == 5 ]] ||
+		bc_die "bloomcass-load on an empty folder: exit status $rc (want 5): $(cat "$LOGS/empty.log")"
 	q -c "SELECT create_distributed_table('$TAB', 'label')" \
 		-c "SELECT create_distributed_table('$KEYS', 'label', colocate_with => '$TAB')" >/dev/null ||
 		bc_die "create_distributed_table failed"

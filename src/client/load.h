@@ -44,6 +44,8 @@
 								 * no extension */
 #define EXIT_CONNECTION_LOST 3	/* the connection broke during the load */
 #define EXIT_INTERRUPTED 4		/* SIGINT or SIGTERM: stopped between SSTables */
+#define EXIT_NO_SSTABLE 5		/* a DATA_DIR holds no live SSTable (a wrong
+								 * path?), nothing else failed */
 
 /* one SSTable found by the walk: valid during the call it is given to */
 typedef struct ld_sstable
@@ -116,18 +118,23 @@ typedef struct ld_progress
 	size_t		total;
 	int64_t		total_bytes;
 	size_t		done;
-	int64_t		done_bytes;
+	int64_t		done_bytes;		/* of the SSTables done: for the time left */
+	int64_t		sent_bytes;		/* of those loaded: the summary's "sent" */
 	double		start;
 	double		last_draw;
 	int			drawn;
+	int			final;			/* the last line: "done" */
 } ld_progress;
 
 double		ld_now(void);
 void		ld_progress_start(ld_progress *p, int enabled, size_t total, int64_t total_bytes);
-void		ld_progress_step(ld_progress *p, int64_t bytes);
+/* an SSTable done: its bytes, and those sent (0 when unchanged or failed) */
+void		ld_progress_step(ld_progress *p, int64_t bytes, int64_t sent);
 void		ld_progress_clear(ld_progress *p);	/* before a message */
 void		ld_progress_end(ld_progress *p);
 char	   *ld_human_bytes(int64_t bytes, char *buf, size_t len);
+/* one when n is 1, else many */
+const char *ld_plural(size_t n, const char *one, const char *many);
 
 /* upload.c */
 struct pg_conn;
@@ -280,9 +287,12 @@ char	   *ld_quote_name(PGconn *conn, const char *name, const char *suffix);
 /* the table (and the keys table) when missing, under a transaction-level
  * advisory lock so that loaders starting together create them once: the
  * keys table with the first table, or later with --keys; 1 when they are
- * there, else 0 with *fatal set (reported) */
+ * there, else 0 with *fatal set (reported); a table of that name that lacks
+ * a column the load writes (or has it of another type) is refused, naming
+ * them, before anything is made; *has_filter_db: it also has 1.5's
+ * filter_db bytea */
 int			ld_tables_prepare(PGconn *conn, const ld_options *o, const char *table,
-							  const char *keys_table, int *fatal);
+							  const char *keys_table, int *has_filter_db, int *fatal);
 
 typedef struct ld_uploader ld_uploader;
 
@@ -303,14 +313,20 @@ typedef struct ld_conn_params
 	const char *port;
 	const char *user;
 	const char *dbname;			/* or a conninfo string or URI */
+	int			password;		/* LD_PASSWORD_*: -W, -w, neither */
 } ld_conn_params;
+
+#define LD_PASSWORD_IF_NEEDED 0 /* asked on a terminal when the server wants one */
+#define LD_PASSWORD_ASK 1		/* -W: asked before connecting */
+#define LD_PASSWORD_NEVER 2		/* -w: never asked */
 
 #define LD_GO_ON (-1)
 int			ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp,
 							 int *first_root);
 
 /* connect.c: the connection (keepalives on, PG* variables and ~/.pgpass
- * apply); NULL when it failed, reported */
+ * apply, the password asked as cp->password says); NULL when it failed,
+ * reported (a missing password: where to give it) */
 PGconn	   *ld_connect(const ld_conn_params *cp);
 /* 0 when the database has the bloomcass extension, else the exit status
  * (reported: "run CREATE EXTENSION bloomcass") */

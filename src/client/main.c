@@ -12,7 +12,8 @@
  * (each reported with its path), 2 usage, a missing directory, no
  * connection, no bloomcass extension in the database or a server error
  * every SSTable would hit, 3 the connection was lost during the load, 4
- * interrupted by SIGINT or SIGTERM.
+ * interrupted by SIGINT or SIGTERM, 5 a data directory holds no live
+ * SSTable (and nothing else went wrong).
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -160,7 +161,7 @@ load_sstable(void *arg, const ld_sstable *s)
 			l->stopped = 1;
 			return;
 	}
-	ld_progress_step(l->progress, bytes);
+	ld_progress_step(l->progress, bytes, r == LD_LOADED ? bytes : 0);
 }
 
 int
@@ -171,8 +172,10 @@ main(int argc, char **argv)
 	int			first_root,
 				i,
 				status,
-				warnings = 0;
+				warnings = 0,
+				empty = 0;
 	char	  **roots;
+	int		   *empty_root;
 	int			nroots;
 	totals		t;
 	loader		l;
@@ -201,11 +204,16 @@ main(int argc, char **argv)
 	t.keys = o.keys;
 	nroots = argc - first_root;
 	roots = calloc((size_t) nroots, sizeof(char *));
+	empty_root = calloc((size_t) nroots, sizeof(int));
 	for (i = 0; i < nroots; i++)
 	{
+		size_t		before = t.n;
+
 		roots[i] = ld_absolute_path(argv[first_root + i]);
 		if (ld_walk(roots[i], 1, o.verbose, &warnings, NULL, count_sstable, &t) != 0)
 			return EXIT_USAGE;
+		/* a wrong path in a cron line?  said after the load */
+		empty_root[i] = t.n == before;
 	}
 
 	conn = ld_connect(&cp);
@@ -280,20 +288,33 @@ main(int argc, char **argv)
 		ld_progress_clear(&progress);
 	ld_current_progress = NULL;
 
+	/* even with --quiet: the status is not 0 */
+	for (i = 0; i < nroots && !l.fatal && !ld_stop_requested; i++)
+	{
+		if (empty_root[i])
+		{
+			ld_error("warning: no live SSTable found in %s", roots[i]);
+			empty++;
+		}
+	}
 	if (l.fatal)
 		status = l.fatal;
 	else if (ld_stop_requested)
 	{
-		ld_error("interrupted: %zu SSTables not loaded (each SSTable is loaded whole or not at all; run again to finish)",
-				 l.seen - l.loaded - l.unchanged - l.failed);
+		size_t		left = l.seen - l.loaded - l.unchanged - l.failed;
+
+		ld_error("interrupted: %zu %s not loaded (each SSTable is loaded whole or not at all; run again to finish)",
+				 left, ld_plural(left, "SSTable", "SSTables"));
 		status = EXIT_INTERRUPTED;
 	}
 	else if (l.failed > 0 || warnings > 0)
 		status = EXIT_SOME_FAILED;
+	else if (empty > 0)
+		status = EXIT_NO_SSTABLE;
 
 	if (!o.quiet || status != EXIT_LOADED)
-		fprintf(stderr, "bloomcass-load: %zu SSTables: %zu loaded, %zu unchanged, %zu failed, %zu not done; %zu removed; %s sent in %.1f s%s\n",
-				l.seen, l.loaded, l.unchanged, l.failed, l.seen - l.loaded - l.unchanged - l.failed,
+		fprintf(stderr, "bloomcass-load: %zu %s: %zu loaded, %zu unchanged, %zu failed, %zu not done; %zu removed; %s sent in %.1f s%s\n",
+				l.seen, ld_plural(l.seen, "SSTable", "SSTables"), l.loaded, l.unchanged, l.failed, l.seen - l.loaded - l.unchanged - l.failed,
 				removed, ld_human_bytes(l.sent_bytes, b1, sizeof(b1)), ld_now() - t0,
 				warnings ? " (some folders or files skipped, see above)" : "");
 	ld_upload_end(l.u);
@@ -303,5 +324,6 @@ main(int argc, char **argv)
 	for (i = 0; i < nroots; i++)
 		free(roots[i]);
 	free(roots);
+	free(empty_root);
 	return status;
 }

@@ -31,7 +31,8 @@ usage(FILE *out)
 			"bloomcass-load loads the live SSTables of a Cassandra node into PostgreSQL:\n"
 			"one row per SSTable with the columns of cassandra_sstables(), filled on the\n"
 			"server by the bloomcass extension from the uploaded Filter.db, Statistics.db,\n"
-			"Summary.db and TOC.txt (kept in the row too).\n"
+			"Summary.db and TOC.txt (kept in the row too; Filter.db as the filter column:\n"
+			"bloom_export(filter, version) gives its bytes).\n"
 			"\n"
 			"Usage:\n"
 			"  bloomcass-load [OPTION]... DATA_DIR...\n"
@@ -53,6 +54,10 @@ usage(FILE *out)
 			"  -p, --port=PORT          server port\n"
 			"  -U, --username=USER      user name\n"
 			"  -d, --dbname=DBNAME      database name, or a conninfo string or URI\n"
+			"  -w, --no-password        never ask for a password\n"
+			"  -W, --password           ask for the password (without echo) before connecting;\n"
+			"                           without -w or -W it is asked on a terminal when the\n"
+			"                           server wants one that PGPASSWORD or ~/.pgpass does not give\n"
 			"\n"
 			"The database must have the bloomcass extension (CREATE EXTENSION bloomcass).\n"
 			"Re-running skips the SSTables loaded unchanged (same label, path, Data.db size\n"
@@ -73,9 +78,11 @@ usage(FILE *out)
 			"(symbolic links, . and .. resolved): one row per SSTable whichever path\n"
 			"reaches it, the path cassandra_sstables() gives.\n"
 			"\n"
-			"Exit status: 0 all loaded, 1 some SSTables failed, 2 usage, directory,\n"
-			"connection or setup error (no extension, no privilege), 3 connection lost\n"
-			"during the load, 4 interrupted.\n");
+			"Exit status: 0 all loaded (or unchanged), 1 some SSTables (or folders) failed,\n"
+			"2 usage, directory, connection or setup error (no extension, no privilege,\n"
+			"a table that is not bloomcass-load's), 3 connection lost during the load,\n"
+			"4 interrupted, 5 a DATA_DIR holds no live SSTable (a warning names it) and\n"
+			"nothing else failed.\n");
 }
 
 static void
@@ -100,6 +107,8 @@ ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp, int *
 		{"port", required_argument, NULL, 'p'},
 		{"username", required_argument, NULL, 'U'},
 		{"dbname", required_argument, NULL, 'd'},
+		{"no-password", no_argument, NULL, 'w'},
+		{"password", no_argument, NULL, 'W'},
 		{NULL, 0, NULL, 0}
 	};
 	static char hostname[256];
@@ -114,7 +123,7 @@ ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp, int *
 		usage(stdout);
 		return 0;
 	}
-	while ((c = getopt_long(argc, argv, "l:t:kqvVh:p:U:d:?", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "l:t:kqvVh:p:U:d:wW?", longopts, NULL)) != -1)
 	{
 		switch (c)
 		{
@@ -150,6 +159,12 @@ ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp, int *
 				break;
 			case 'd':
 				cp->dbname = optarg;
+				break;
+			case 'w':
+				cp->password = LD_PASSWORD_NEVER;
+				break;
+			case 'W':
+				cp->password = LD_PASSWORD_ASK;
 				break;
 			case '?':
 				if (optopt == 0 || optopt == '?')

@@ -27,6 +27,12 @@
  * that took no lock) fails (no IF NOT EXISTS: the keys table's index must
  * not be made twice), is rolled back and the whole step tried again.
  *
+ * The table keeps each Filter.db once, as the bloom value filter
+ * (bloom_export(filter, version) gives the file's bytes back); tables made
+ * by version 1.5 also have filter_db bytea, the same bytes once more: the
+ * load fills it while it is there (ld_table_check), and ALTER TABLE ...
+ * DROP COLUMN filter_db frees the space.
+ *
  * The keys table is made with the first table whether or not --keys is
  * given, so that running the loader once creates both (to distribute them
  * with Citus, or to grant on them); a first table made by an earlier
@@ -229,7 +235,7 @@ create_missing(PGconn *conn, const ld_options *o, const char *table, const char 
 					  "filter bloom, partitioner text, fp_chance float8, "
 					  "partitions bigint, key_type text, first_key bytea, last_key bytea, "
 					  "filter_db_bytes bigint, data_db_bytes bigint, modified timestamptz, "
-					  "filter_db bytea, statistics_db bytea, summary_db bytea, toc_txt bytea, "
+					  "statistics_db bytea, summary_db bytea, toc_txt bytea, "
 					  "keys_loaded boolean NOT NULL DEFAULT false, "
 					  "loaded_at timestamptz NOT NULL DEFAULT now(), "
 					  "PRIMARY KEY (label, path))", table);
@@ -268,9 +274,68 @@ create_missing(PGconn *conn, const ld_options *o, const char *table, const char 
 	return STEP_OK;
 }
 
+/* ------------------------------------------------------------------------
+ * What the table has: the columns the load writes, each of its type, or
+ * it is some other table (a -t naming the wrong one) and nothing is
+ * written; and whether it has 1.5's filter_db
+ * ------------------------------------------------------------------------ */
+static const char *const columns_sql =
+	"WITH want(n, name, type) AS (VALUES "
+	"(1, 'label', 'text'::regtype), (2, 'path', 'text'), (3, 'keyspace', 'text'), "
+	"(4, 'table_name', 'text'), (5, 'version', 'text'), (6, 'generation', 'text'), "
+	"(7, 'format', 'text'), (8, 'state', 'text'), (9, 'snapshot', 'text'), "
+	"(10, 'components', 'text[]'), (11, 'filter', 'bloom'), (12, 'partitioner', 'text'), "
+	"(13, 'fp_chance', 'float8'), (14, 'partitions', 'bigint'), (15, 'key_type', 'text'), "
+	"(16, 'first_key', 'bytea'), (17, 'last_key', 'bytea'), (18, 'filter_db_bytes', 'bigint'), "
+	"(19, 'data_db_bytes', 'bigint'), (20, 'modified', 'timestamptz'), "
+	"(21, 'statistics_db', 'bytea'), (22, 'summary_db', 'bytea'), (23, 'toc_txt', 'bytea'), "
+	"(24, 'keys_loaded', 'boolean'), (25, 'loaded_at', 'timestamptz')), "
+	"have AS (SELECT attname, atttypid FROM pg_catalog.pg_attribute "
+	"WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped) "
+	"SELECT coalesce(string_agg(w.name || ' ' || format_type(w.type, NULL), ', ' ORDER BY w.n) "
+	"FILTER (WHERE h.attname IS NULL), ''), "
+	"coalesce(string_agg(w.name || ' is ' || format_type(h.atttypid, NULL) || ', not ' || "
+	"format_type(w.type, NULL), ', ' ORDER BY w.n) "
+	"FILTER (WHERE h.atttypid <> w.type), ''), "
+	"EXISTS (SELECT FROM have WHERE attname = 'filter_db' AND atttypid = 'bytea'::regtype) "
+	"FROM want w LEFT JOIN have h ON h.attname = w.name";
+
+static int
+ld_table_check(PGconn *conn, const ld_options *o, const char *table, int *has_filter_db,
+			   int *fatal)
+{
+	const char *params[1] = {table};
+	PGresult   *r;
+	const char *missing,
+			   *wrong;
+	int			ok;
+
+	*fatal = 0;
+	if (!ld_exec(conn, "reading the table's columns", columns_sql, 1, params, PGRES_TUPLES_OK,
+				 fatal, &r))
+	{
+		if (*fatal == 0)
+			*fatal = EXIT_USAGE;
+		return 0;
+	}
+	missing = PQgetvalue(r, 0, 0);
+	wrong = PQgetvalue(r, 0, 1);
+	ok = missing[0] == '\0' && wrong[0] == '\0';
+	if (!ok)
+	{
+		ld_error("table %s is not a table of bloomcass-load (give -t another name, or let it be created): %s%s%s%s%s",
+				 o->table, missing[0] ? "no column " : "", missing,
+				 missing[0] && wrong[0] ? "; " : "", wrong[0] ? "column " : "", wrong);
+		*fatal = EXIT_USAGE;
+	}
+	*has_filter_db = strcmp(PQgetvalue(r, 0, 2), "t") == 0;
+	PQclear(r);
+	return ok;
+}
+
 int
 ld_tables_prepare(PGconn *conn, const ld_options *o, const char *table, const char *keys_table,
-				  int *fatal)
+				  int *has_filter_db, int *fatal)
 {
 	int			has,
 				has_keys,
@@ -284,13 +349,16 @@ ld_tables_prepare(PGconn *conn, const ld_options *o, const char *table, const ch
 	st = look(conn, o, table, keys_table, 0, &has, &has_keys, fatal);
 	if (st == STEP_FAILED)
 		return 0;
+	/* some other table of that name: refused before anything is made */
+	if (st == STEP_OK && has && !ld_table_check(conn, o, table, has_filter_db, fatal))
+		return 0;
 	if (st == STEP_OK && has && (has_keys || !o->keys))
 		return 1;
 	for (tries = 0; tries < MAX_TRIES; tries++)
 	{
 		st = create_missing(conn, o, table, keys_table, fatal);
 		if (st == STEP_OK)
-			return 1;
+			return ld_table_check(conn, o, table, has_filter_db, fatal);
 		if (st == STEP_FAILED)
 			return 0;
 		if (o->verbose)

@@ -11,7 +11,9 @@
  *          AND NOT (its Data.db size and time [and keys] unchanged)
  *   INSERT INTO <table> SELECT ... bloom_import(filter_db, version),
  *          cassandra_statistics(statistics_db, version),
- *          cassandra_summary(summary_db, version) ... FROM the row's values,
+ *          cassandra_summary(summary_db, version) ... FROM the row's values
+ *          (the Filter.db bytes kept only as filter, but in a table made by
+ *          1.5, which has filter_db too: tables.c),
  *          sent as the parameters of a prepared statement in binary format,
  *          WHERE NOT EXISTS (its row)  (a row left is unchanged: 0 rows,
  *          the SSTable skipped)
@@ -153,7 +155,8 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 	PGresult   *r;
 	const char *params[2];
 	char	   *sql;
-	int			i;
+	int			i,
+				has_filter_db;
 
 	u->conn = conn;
 	u->o = o;
@@ -167,7 +170,7 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 		return NULL;
 	}
 
-	if (!ld_tables_prepare(conn, o, u->table, u->keys_table, fatal))
+	if (!ld_tables_prepare(conn, o, u->table, u->keys_table, &has_filter_db, fatal))
 		return NULL;
 
 	/* what this label has loaded */
@@ -206,7 +209,7 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 						 "INSERT INTO %s (label, path, keyspace, table_name, version, generation, "
 						 "format, state, snapshot, components, filter, partitioner, fp_chance, "
 						 "partitions, key_type, first_key, last_key, filter_db_bytes, "
-						 "data_db_bytes, modified, filter_db, statistics_db, summary_db, "
+						 "data_db_bytes, modified, %sstatistics_db, summary_db, "
 						 "toc_txt, keys_loaded, loaded_at) "
 						 "SELECT s.label, s.path, s.keyspace, s.table_name, s.version, "
 						 "s.generation, s.format, s.state, s.snapshot, s.components, "
@@ -215,7 +218,7 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 						 "CASE WHEN s.summary_range THEN sm.first_key ELSE s.first_key END, "
 						 "CASE WHEN s.summary_range THEN sm.last_key ELSE s.last_key END, "
 						 "s.filter_db_bytes, s.data_db_bytes, to_timestamp(s.modified), "
-						 "s.filter_db, s.statistics_db, s.summary_db, s.toc_txt, "
+						 "%ss.statistics_db, s.summary_db, s.toc_txt, "
 						 "s.keys_loaded, now() "
 						 "FROM (SELECT $1::text AS label, $2::text AS path, $3::text AS keyspace, "
 						 "$4::text AS table_name, $5::text AS version, $6::text AS generation, "
@@ -232,7 +235,8 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 						 "LEFT JOIN LATERAL cassandra_summary("
 						 "CASE WHEN s.summary_range THEN s.summary_db END, s.version) sm ON true "
 						 "WHERE NOT EXISTS (SELECT FROM %s x WHERE x.label = s.label AND x.path = s.path)",
-						 u->table, u->table);
+						 u->table, has_filter_db ? "filter_db, " : "",
+						 has_filter_db ? "s.filter_db, " : "", u->table);
 	if (!prepare(u, LOCK_STATEMENT, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", fatal) ||
 		!prepare(u, DELETE_STATEMENT, u->delete_sql, fatal) ||
 		!prepare(u, INSERT_STATEMENT, u->insert_sql, fatal))

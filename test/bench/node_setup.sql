@@ -14,8 +14,8 @@ CREATE TABLE node_memory (n int, item text, kb bigint);
 CREATE TABLE node_files (n int, f text);
 
 -- the floor of bloomcass-load: the same four components as bytea; and the
--- same with Filter.db twice, as bloomcass-load's table keeps it (filter_db,
--- and the filter)
+-- same with Filter.db twice, as the table of bloomcass-load 1.5 kept it
+-- (filter_db, and the filter)
 CREATE TABLE node_copy_floor (path text, filter_db bytea, statistics_db bytea,
 							  summary_db bytea, toc_txt bytea);
 CREATE TABLE node_copy_twice (path text, filter_db bytea, statistics_db bytea,
