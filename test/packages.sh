@@ -10,11 +10,14 @@
 # build-deps: installs the missing Build-Depends of debian/control, as a
 # user does (`apt-get build-dep ./`, as root).
 #
-# build: in a copy of the tree (the files git knows, committed or not), it
-# runs `dpkg-buildpackage -b -us -uc` (PG_UPDATECONTROL=yes:
+# build: installs the missing Build-Depends as build-deps does; then, in a
+# copy of the tree (the files git knows, committed or not), it runs
+# `dpkg-buildpackage -b -us -uc` (PG_UPDATECONTROL=yes:
 # debian/control is regenerated from debian/control.in for the PostgreSQL
-# majors this release supports), checks what each package holds and puts the
-# .deb files into DEBDIR.  One postgresql-N-bloomcass per major of
+# majors this release supports), checks what each package holds (the
+# library, the control file and every install script of src/sql, or the
+# client alone, each with CHANGELOG.md as its upstream changelog) and puts
+# the .deb files into DEBDIR.  One postgresql-N-bloomcass per major of
 # debian/pgversions that this release supports, and bloomcass-load.  Ends
 # with "packages-build: NAME VERSION (SIZE), ...".
 #
@@ -54,7 +57,7 @@ usage() {
 	bc_die "usage: bash test/packages.sh build-deps | build DEBDIR | install SUITE DEBDIR"
 }
 
-# the upstream part of debian/changelog's version (1.6.0 of 1.6.0-1)
+# debian/changelog's version (1.6.0-1)
 deb_version() {
 	dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version
 }
@@ -91,7 +94,7 @@ check_contents() {
 build() {
 	local debdir=$1 tmp version upstream src log v f deb name made="" majors=() sql=()
 	[[ -n $debdir ]] || usage
-	command -v dpkg-buildpackage >/dev/null || bc_die "no dpkg-buildpackage: bash test/packages.sh build-deps"
+	command -v dpkg-parsechangelog >/dev/null || bc_pkg_install dpkg-dev
 	version=$(deb_version)
 	upstream=${version%-*}
 	mkdir -p "$debdir"
@@ -107,10 +110,9 @@ build() {
 	tar -xf "$tmp/src.tar" -C "$src"
 	cd "$src"
 
-	# the Build-Depends of debian/control
-	if ! dpkg-checkbuilddeps; then
-		bc_die "missing build dependencies (above): bash test/packages.sh build-deps, or apt-get build-dep ./ as root"
-	fi
+	# the Build-Depends of debian/control (test/run-all.sh installs them
+	# before, in the foreground, as apt may run only once at a time)
+	build_deps
 
 	log=$tmp/dpkg-buildpackage.log
 	bc_log "PG_UPDATECONTROL=yes DEB_BUILD_OPTIONS=noautodbgsym dpkg-buildpackage -b -us -uc (in a copy of the tree; log: $log)"
@@ -130,14 +132,15 @@ build() {
 			sql+=("^\./usr/share/postgresql/$v/extension/$(basename "$f")\$")
 		done
 		check_contents "$deb" "^\./usr/lib/postgresql/$v/lib/bloomcass\.so\$" \
-			"^\./usr/share/postgresql/$v/extension/bloomcass\.control\$" "${sql[@]}"
+			"^\./usr/share/postgresql/$v/extension/bloomcass\.control\$" "${sql[@]}" \
+			"^\./usr/share/doc/postgresql-$v-bloomcass/changelog\.gz\$"
 		if dpkg-deb -c "$deb" | grep -Eq 'bloomcass-load|/usr/local/'; then
 			bc_die "$(basename "$deb") holds bloomcass-load or a file under /usr/local"
 		fi
 	done
 	deb=$tmp/bloomcass-load_${version}_$(dpkg --print-architecture).deb
 	[[ -f $deb ]] || bc_die "dpkg-buildpackage made no $(basename "$deb")"
-	check_contents "$deb" '^\./usr/bin/bloomcass-load$'
+	check_contents "$deb" '^\./usr/bin/bloomcass-load$' '^\./usr/share/doc/bloomcass-load/changelog\.gz$'
 	if dpkg-deb -c "$deb" | grep -Eq '/usr/lib/postgresql/|/usr/local/'; then
 		bc_die "$(basename "$deb") holds files under /usr/lib/postgresql or /usr/local"
 	fi
