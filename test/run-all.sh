@@ -536,9 +536,11 @@ if [[ -n $DEB_PID ]]; then
 		STAGE_SECONDS+=("$d_seconds")
 		if [[ $d_result != ok ]]; then
 			TOTAL_FAILED=$((TOTAL_FAILED + 1))
-			printf '\n---- build/test-logs/%s.log (last 80 lines) ----\n' "$d_name"
-			tail -n 80 "$LOGDIR/$d_name.log" 2>/dev/null || true
-			printf -- '---- end of %s.log ----\n' "$d_name"
+			if [[ -f $LOGDIR/$d_name.log ]]; then
+				printf '\n---- build/test-logs/%s.log (last 80 lines) ----\n' "$d_name"
+				tail -n 80 "$LOGDIR/$d_name.log"
+				printf -- '---- end of %s.log ----\n' "$d_name"
+			fi
 		fi
 	done <"$DEB_TSV"
 fi
