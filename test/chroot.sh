@@ -25,10 +25,11 @@
 #      the host's Citus build cache /var/cache/bloomcass-citus is mounted
 #      at the same place (test/lib/citus_build.sh; its keys name the
 #      release and the server, so each suite has its own entries);
-#   4. installs the Debian packages that run built (build/debs) into another
+#   4. installs the Debian packages that run builds (build/debs) into another
 #      fresh chroot of SUITE, without a compiler (test/packages.sh install:
-#      Debian's cluster, CREATE EXTENSION, the demo, bloomcass-load); with
-#      BC_CHROOT_COMMAND, only when that command built some;
+#      Debian's cluster, CREATE EXTENSION, the demo, bloomcass-load), as
+#      soon as they are built, while the run goes on; with
+#      BC_CHROOT_COMMAND, after it and only when it built some;
 #   5. unmounts and removes the chroot, however it ends.
 #
 # apt inside the chroot does not check Release files' Valid-Until: a
@@ -150,6 +151,47 @@ chroot_result ok "$release"
 bc_log "$SUITE chroot ready ($release) in $((SECONDS - T0)) s"
 
 # ---------------------------------------------------------------------------
+# The Debian packages the run builds (its deb-build stage, in the background
+# of run-all.sh), installed into another fresh chroot of SUITE without a
+# compiler (test/packages.sh install, with the copy's own script and data)
+# as soon as they are built, while the run goes on; with BC_CHROOT_COMMAND,
+# after the command, when it built some.  The stage's line is written to
+# $DIR/deb-install.tsv.
+# ---------------------------------------------------------------------------
+deb_install_stage() {
+	local tsv=$ROOTFS/src/build/test-logs/debs.tsv t1 drc=0 detail
+	# run-all.sh writes the deb-build line when the packages are built
+	until grep -q $'^deb-build\t' "$tsv" 2>/dev/null || [[ -e $DIR/run-ended ]]; do
+		sleep 5
+	done
+	if [[ -n ${BC_CHROOT_COMMAND:-} ]] && ! compgen -G "$ROOTFS/src/build/debs/*.deb" >/dev/null; then
+		return 0
+	fi
+	t1=$SECONDS
+	if compgen -G "$ROOTFS/src/build/debs/*.deb" >/dev/null; then
+		mkdir -p "$DIR/debs"
+		cp -- "$ROOTFS/src/build/debs/"*.deb "$DIR/debs/"
+		bc_log "test/packages.sh install $SUITE (the packages the $SUITE run built; log: $DIR/deb-install.log)"
+		timeout "${BC_CHROOT_TIMEOUT:-1200}" bash "$ROOTFS/src/test/packages.sh" install "$SUITE" "$DIR/debs" \
+			>"$DIR/deb-install.log" 2>&1 </dev/null || drc=$?
+		if ((drc == 0)); then
+			detail=$(sed -nE 's/^packages-install: //p' "$DIR/deb-install.log" | tail -n 1)
+		else
+			detail=$(grep -E '^error: ' "$DIR/deb-install.log" | tail -n 1 || true)
+			detail=${detail:-exit status $drc}
+		fi
+	else
+		drc=1
+		detail="the $SUITE run built no packages (its deb-build stage)"
+		printf 'error: %s\n' "$detail" >"$DIR/deb-install.log"
+	fi
+	printf 'deb-install\t%s\t%s\t%d\n' "$( ((drc == 0)) && echo ok || echo FAILED)" "$detail" \
+		"$((SECONDS - t1))" >"$DIR/deb-install.tsv"
+}
+deb_install_stage &
+DEB_WATCH_PID=$!
+
+# ---------------------------------------------------------------------------
 # The tests, as a user of that release runs them
 # ---------------------------------------------------------------------------
 rc=0
@@ -159,6 +201,7 @@ timeout "${BC_CHROOT_TIMEOUT:-1200}" chroot "$ROOTFS" /usr/bin/env -i \
 	BC_CITUS_EXPECT_PUSHDOWN="${BC_CITUS_EXPECT_PUSHDOWN:-1}" \
 	BC_CITUS_RELEASE="${BC_CITUS_RELEASE:-}" \
 	bash -c "cd /src && exec ${BC_CHROOT_COMMAND:-bash test/run-all.sh --local --no-fuzz --no-pgxn --no-deb-install}" || rc=$?
+touch "$DIR/run-ended"
 
 if [[ -n $RESULTS ]]; then
 	if [[ -f $ROOTFS/src/build/test-logs/summary.tsv ]]; then
@@ -169,37 +212,11 @@ if [[ -n $RESULTS ]]; then
 	fi
 fi
 
-# ---------------------------------------------------------------------------
-# The Debian packages the run built (its deb-build stage), installed into
-# another fresh chroot of SUITE, without a compiler (test/packages.sh
-# install, with the copy's own script and data); the stage's line follows
-# the run's in the results
-# ---------------------------------------------------------------------------
-if [[ -z ${BC_CHROOT_COMMAND:-} ]] || compgen -G "$ROOTFS/src/build/debs/*.deb" >/dev/null; then
-	T1=$SECONDS
-	drc=0
-	if compgen -G "$ROOTFS/src/build/debs/*.deb" >/dev/null; then
-		mkdir -p "$DIR/debs"
-		cp -- "$ROOTFS/src/build/debs/"*.deb "$DIR/debs/"
-		bc_log "test/packages.sh install $SUITE (the packages the $SUITE run built)"
-		timeout "${BC_CHROOT_TIMEOUT:-1200}" bash "$ROOTFS/src/test/packages.sh" install "$SUITE" "$DIR/debs" \
-			>"$DIR/deb-install.log" 2>&1 || drc=$?
-		cat "$DIR/deb-install.log"
-		if ((drc == 0)); then
-			detail=$(sed -nE 's/^packages-install: //p' "$DIR/deb-install.log" | tail -n 1)
-		else
-			detail=$(grep -E '^error: ' "$DIR/deb-install.log" | tail -n 1 || true)
-			detail=${detail:-exit status $drc}
-		fi
-	else
-		drc=1
-		detail="the $SUITE run built no packages (its deb-build stage)"
-		printf 'error: %s\n' "$detail" >&2
-	fi
-	if [[ -n $RESULTS ]]; then
-		printf 'deb-install\t%s\t%s\t%d\n' "$( ((drc == 0)) && echo ok || echo FAILED)" "$detail" \
-			"$((SECONDS - T1))" >>"$RESULTS"
-	fi
-	((drc == 0)) || rc=1
+# The Debian packages' stage: its line follows the run's in the results
+wait "$DEB_WATCH_PID" || true
+if [[ -s $DIR/deb-install.tsv ]]; then
+	cat "$DIR/deb-install.log" 2>/dev/null || true
+	[[ -z $RESULTS ]] || cat "$DIR/deb-install.tsv" >>"$RESULTS"
+	grep -q $'^deb-install\tok\t' "$DIR/deb-install.tsv" || rc=1
 fi
 exit "$rc"

@@ -77,13 +77,14 @@
 #                              bloomcass-load --version (test/packages.sh
 #                              install; as root; not with --no-deb-install,
 #                              which test/chroot.sh passes as it runs that
-#                              stage itself, on the host, after the run)
+#                              stage itself, on the host, once the packages
+#                              are built)
 # and, unless --local, in the background from the start:
 #   test/chroot.sh trixie      PostgreSQL 17 (Debian 13)
 #   test/chroot.sh forky       PostgreSQL 18 (Debian testing)
 # each running this script with --local --no-fuzz --no-pgxn --no-deb-install
-# in a fresh chroot, and then installing the packages it built into another
-# fresh chroot of that release, without a compiler (a suite
+# in a fresh chroot, and installing the packages it builds, once built, into
+# another fresh chroot of that release, without a compiler (a suite
 # whose codename is this machine's own is left out: the stages above are
 # that run).  BC_CHROOT_SUITES overrides the list.
 #
