@@ -9,7 +9,10 @@
 #   make core-c99                compile the core alone, -std=c99, no PostgreSQL
 #   make bloomcass-load          the client (libpq); `make` and `make install` include it
 #   make check-sources           every source file and test is named in the lists below
-#   make check-version           META.json and README.md agree with bloomcass.control
+#   make check-version           META.json, README.md, CHANGELOG.md's newest
+#                                entry and debian/changelog's agree with
+#                                bloomcass.control
+#                                (test/version.sh: it fails when one does not)
 #   make check-recursion         every recursive function is a known, bounded one
 #                                (test/check-recursion.sh; gcc's call graphs)
 #   make lookup-bench            bytes read by an exact key lookup vs a full Index.db
@@ -23,7 +26,7 @@ MODULE_big = bloomcass
 # The version, in one place: bloomcass.control's default_version (1.2).
 # META.json gives it in three parts (DIST_VERSION, 1.2.0), as PGXN wants,
 # and so does bloomcass-load --version; `make check-version` checks
-# META.json and README.md.
+# META.json, README.md and CHANGELOG.md.
 EXTVERSION := $(shell sed -nE "s/^default_version *= *'([^']+)'.*/\1/p" bloomcass.control)
 DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVERSION).0)
 
@@ -417,8 +420,10 @@ check-sources:
 	if [ $$rc -ne 0 ]; then echo "check-sources: the Makefile's lists and the tree differ"; exit 1; fi; \
 	echo "check-sources: the $(words $(LISTED_FILES)) files named in the Makefile are the tree's"
 
-# META.json (the distribution's and the extension's version) and README.md
-# ("The current version is ...") against bloomcass.control.
+# META.json (the distribution's and the extension's version), README.md
+# ("The current version is ..."), CHANGELOG.md (its newest entry, the first
+# "## VERSION" heading) and debian/changelog (its newest entry's upstream
+# version, VERSION.0-N) against bloomcass.control.
 define CHECK_VERSION_PL
 my ($$want, $$ext) = @ARGV;
 open(my $$fh, "<", "META.json") or die "META.json: $$!\n";
@@ -438,7 +443,18 @@ check-version:
 	@perl -MJSON::PP -e "$$CHECK_VERSION_PL" '$(DIST_VERSION)' '$(EXTVERSION)'
 	@grep -qF 'The current version is $(EXTVERSION).' README.md || \
 		{ echo "README.md: no \"The current version is $(EXTVERSION).\" (bloomcass.control says $(EXTVERSION))"; exit 1; }
-	@echo "check-version: $(EXTVERSION) (META.json $(DIST_VERSION)) in bloomcass.control, META.json and README.md"
+	@test -f CHANGELOG.md || { echo "CHANGELOG.md: missing (bloomcass.control says $(EXTVERSION))"; exit 1; }
+	@newest=$$(sed -nE 's/^## +([^ ]+).*/\1/p' CHANGELOG.md | head -n 1); \
+	if [ "$$newest" != '$(EXTVERSION)' ]; then \
+		echo "CHANGELOG.md: the newest entry (the first \"## \" heading) is \"$${newest:-(none)}\", not $(EXTVERSION) (bloomcass.control says $(EXTVERSION))"; \
+		exit 1; \
+	fi
+	@deb=$$(sed -nE '1s/^bloomcass \(([^)]*)\).*/\1/p' debian/changelog); \
+	if [ "$${deb%-*}" != '$(DIST_VERSION)' ]; then \
+		echo "debian/changelog: the newest entry is \"$${deb:-(none)}\", not $(DIST_VERSION)-N (bloomcass.control says $(EXTVERSION))"; \
+		exit 1; \
+	fi
+	@echo "check-version: $(EXTVERSION) (META.json $(DIST_VERSION)) in bloomcass.control, META.json, README.md, CHANGELOG.md's newest entry and debian/changelog's"
 
 # ---------------------------------------------------------------------------
 # PGXN distribution: build/dist/bloomcass-<version>.zip, the committed tree

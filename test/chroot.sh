@@ -14,7 +14,7 @@
 #   3. mounts /proc, a private /dev/shm (the server's shared memory) and a
 #      private /dev/pts (pseudo-terminals),
 #      unpacks the copy into /src and runs `bash test/run-all.sh --local
-#      --no-fuzz --no-pgxn`
+#      --no-fuzz --no-pgxn --no-deb-install`
 #      there: the same script a user of that release runs, which installs
 #      the release's own packages (postgresql-N, postgresql-server-dev-N,
 #      build-essential, clang, libclang-rt-M-dev, and the -dev packages
@@ -25,7 +25,12 @@
 #      the host's Citus build cache /var/cache/bloomcass-citus is mounted
 #      at the same place (test/lib/citus_build.sh; its keys name the
 #      release and the server, so each suite has its own entries);
-#   4. unmounts and removes the chroot, however it ends.
+#   4. installs the Debian packages that run builds (build/debs) into another
+#      fresh chroot of SUITE, without a compiler (test/packages.sh install:
+#      Debian's cluster, CREATE EXTENSION, the demo, bloomcass-load), as
+#      soon as they are built, while the run goes on; with
+#      BC_CHROOT_COMMAND, after it and only when it built some;
+#   5. unmounts and removes the chroot, however it ends.
 #
 # apt inside the chroot does not check Release files' Valid-Until: a
 # mirror that serves a snapshot of the archive would otherwise be refused
@@ -35,7 +40,7 @@
 # also left in $BC_CHROOT_RESULTS (a file, when set) as the lines of
 # build/test-logs/summary.tsv (see test/run-all.sh), preceded by
 #   chroot<TAB>ok|FAILED<TAB><detail><TAB><seconds>
-# for the chroot's creation.  The exit status is non-zero when the chroot
+# for the chroot's creation and followed by the same line for deb-install.  The exit status is non-zero when the chroot
 # could not be made or any test failed: nothing here is ever skipped.
 #
 # Environment:
@@ -44,7 +49,9 @@
 #   BC_MIRROR          the Debian mirror (default: the one apt uses here)
 #   BC_CHROOT_COMMAND  what runs in /src instead of the whole run-all.sh
 #                      (by hand, e.g. "bash test/citus.sh"; the results
-#                      file then says there is no summary)
+#                      file then says there is no summary; "bash
+#                      test/packages.sh build build/debs" tests the
+#                      packages alone)
 #   BC_CITUS_RELEASE   passed on (test/lib/citus_build.sh)
 #   BC_CHROOT_TIMEOUT  seconds debootstrap, and then the test run, may take
 #                      at the most (default 1200 each, the time the whole
@@ -58,6 +65,8 @@ cd "$ROOT"
 
 # shellcheck source=test/lib/common.sh
 . "$ROOT/test/lib/common.sh"
+# shellcheck source=test/lib/debootstrap.sh
+. "$ROOT/test/lib/debootstrap.sh"
 
 SUITE=${1:-}
 [[ $SUITE =~ ^[a-z]+$ ]] || bc_die "usage: bash test/chroot.sh SUITE (a Debian codename, e.g. trixie)"
@@ -78,55 +87,9 @@ fail() {
 	bc_die "$SUITE: $*"
 }
 
-# The mirror of this machine's Debian archive: the URI of the apt source that
-# serves the host's own codename (deb822 .sources files or one-line lists).
-host_mirror() {
-	local codename
-	codename=$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}")
-	[[ -n $codename ]] || return 1
-	{
-		local f
-		for f in /etc/apt/sources.list.d/*.sources; do
-			[[ -f $f ]] || continue
-			# one stanza per paragraph: print its URIs when its Suites name
-			# the codename itself (not -security or -updates)
-			awk -v c="$codename" '
-				BEGIN { RS = ""; FS = "\n" }
-				{
-					uris = ""; hit = 0; enabled = 1
-					for (i = 1; i <= NF; i++) {
-						if ($i ~ /^#/) continue
-						if ($i ~ /^URIs:/) { uris = $i; sub(/^URIs:[ \t]*/, "", uris) }
-						if ($i ~ /^Suites:/) { n = split($i, s, /[ \t]+/); for (j = 2; j <= n; j++) if (s[j] == c) hit = 1 }
-						if ($i ~ /^Enabled:[ \t]*no/) enabled = 0
-					}
-					if (hit && enabled && uris != "") { split(uris, u, /[ \t]+/); print u[1] }
-				}' "$f"
-		done
-		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-			[[ -f $f ]] || continue
-			awk -v c="$codename" '
-				$1 == "deb" {
-					i = 2
-					if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
-					if ($(i + 1) == c) print $i
-				}' "$f"
-		done
-	} | head -n 1 | grep .
-}
-
 MIRROR=${BC_MIRROR:-}
 if [[ -z $MIRROR ]]; then
-	MIRROR=$(host_mirror) || fail "cannot find the Debian mirror in this machine's apt sources; set BC_MIRROR"
-fi
-
-# The host's debootstrap may predate SUITE: testing's codename is made with
-# the sid script (the two are the same script in debootstrap).
-bc_pkg_install debootstrap || fail "cannot install debootstrap"
-SCRIPT=
-if [[ ! -e /usr/share/debootstrap/scripts/$SUITE ]]; then
-	[[ -e /usr/share/debootstrap/scripts/sid ]] || fail "debootstrap has no script for $SUITE nor sid"
-	SCRIPT=/usr/share/debootstrap/scripts/sid
+	MIRROR=$(bc_host_mirror) || fail "cannot find the Debian mirror in this machine's apt sources; set BC_MIRROR"
 fi
 
 # ---------------------------------------------------------------------------
@@ -137,33 +100,12 @@ mkdir -p "$BASE"
 DIR=$(mktemp -d "$BASE/bloomcass-$SUITE.XXXXXX")
 chmod 755 "$DIR"
 
-# Every mount below DIR, deepest first (debootstrap's own, if it failed
-# half-way, and ours).
-mounts_below() {
-	awk -v d="$DIR/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r
-}
-
-# Processes still running inside the chroot (a server left behind by a run
-# that was cut short): ended, so that nothing holds its mounts.
-kill_inside() {
-	local p root
-	for p in /proc/[0-9]*; do
-		root=$(readlink "$p/root" 2>/dev/null) || continue
-		if [[ $root == "$DIR/root" || $root == "$DIR/root/"* ]]; then
-			kill -KILL "${p#/proc/}" 2>/dev/null || true
-		fi
-	done
-}
-
 cleanup() {
-	local rc=$? m
-	kill_inside
-	while IFS= read -r m; do
-		umount "$m" 2>/dev/null || umount -l "$m" || true
-	done < <(mounts_below)
+	local rc=$? released=yes
+	bc_chroot_release "$DIR" "$DIR/root" || released=no
 	if [[ ${BC_CHROOT_KEEP:-0} == 1 ]]; then
 		bc_log "chroot kept in $DIR"
-	elif [[ -z $(mounts_below) ]]; then
+	elif [[ $released == yes ]]; then
 		# --one-file-system: never follow into anything still mounted
 		rm -rf --one-file-system -- "$DIR"
 	else
@@ -177,44 +119,17 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 SRC_TAR=$DIR.src.tar
-if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git -C "$ROOT" ls-files -z --cached --others --exclude-standard |
-		while IFS= read -r -d '' f; do [[ -e $f ]] && printf '%s\0' "$f"; done |
-		tar --null -T - -cf "$SRC_TAR"
-else
-	tar --exclude=./build --exclude=./.git -cf "$SRC_TAR" .
-fi
+bc_tree_tar "$ROOT" "$SRC_TAR"
 mv "$SRC_TAR" "$DIR/.src.tar"
 
 # ---------------------------------------------------------------------------
 # The chroot
 # ---------------------------------------------------------------------------
 ROOTFS=$DIR/root
-bc_log "debootstrap --variant=minbase $SUITE from $MIRROR into $ROOTFS"
-if ! timeout "${BC_CHROOT_TIMEOUT:-1200}" debootstrap --variant=minbase "$SUITE" "$ROOTFS" "$MIRROR" $SCRIPT >"$DIR/debootstrap.log" 2>&1; then
-	tail -n 30 "$DIR/debootstrap.log" >&2
-	[[ -f $ROOTFS/debootstrap/debootstrap.log ]] && tail -n 30 "$ROOTFS/debootstrap/debootstrap.log" >&2
-	fail "debootstrap $SUITE failed"
-fi
+bc_debootstrap "$SUITE" "$ROOTFS" "$MIRROR" "$DIR/debootstrap.log" || fail "debootstrap $SUITE failed"
+bc_chroot_apt_setup "$ROOTFS"
 
-# apt: no Valid-Until check (see above), no recommends; no service starts
-# while packages install (no init system runs in the chroot).
-cat >"$ROOTFS/etc/apt/apt.conf.d/99bloomcass" <<-'EOF'
-	Acquire::Check-Valid-Until "false";
-	APT::Install-Recommends "false";
-EOF
-printf '#!/bin/sh\nexit 101\n' >"$ROOTFS/usr/sbin/policy-rc.d"
-chmod 755 "$ROOTFS/usr/sbin/policy-rc.d"
-cp /etc/resolv.conf "$ROOTFS/etc/resolv.conf" 2>/dev/null || true
-
-mount -t proc proc "$ROOTFS/proc"
-mkdir -p "$ROOTFS/dev/shm"
-mount -t tmpfs -o mode=1777,size=2g shm "$ROOTFS/dev/shm"
-# a private pseudo-terminal instance (the client's progress is tested on one)
-mkdir -p "$ROOTFS/dev/pts"
-mount -t devpts -o newinstance,ptmxmode=0666,mode=620,gid=5 devpts "$ROOTFS/dev/pts"
-rm -f "$ROOTFS/dev/ptmx"
-ln -s pts/ptmx "$ROOTFS/dev/ptmx"
+bc_chroot_mount "$ROOTFS"
 
 mkdir -p "$ROOTFS/src"
 tar -xf "$DIR/.src.tar" -C "$ROOTFS/src"
@@ -236,6 +151,47 @@ chroot_result ok "$release"
 bc_log "$SUITE chroot ready ($release) in $((SECONDS - T0)) s"
 
 # ---------------------------------------------------------------------------
+# The Debian packages the run builds (its deb-build stage, in the background
+# of run-all.sh), installed into another fresh chroot of SUITE without a
+# compiler (test/packages.sh install, with the copy's own script and data)
+# as soon as they are built, while the run goes on; with BC_CHROOT_COMMAND,
+# after the command, when it built some.  The stage's line is written to
+# $DIR/deb-install.tsv.
+# ---------------------------------------------------------------------------
+deb_install_stage() {
+	local tsv=$ROOTFS/src/build/test-logs/debs.tsv t1 drc=0 detail
+	# run-all.sh writes the deb-build line when the packages are built
+	until grep -q $'^deb-build\t' "$tsv" 2>/dev/null || [[ -e $DIR/run-ended ]]; do
+		sleep 5
+	done
+	if [[ -n ${BC_CHROOT_COMMAND:-} ]] && ! compgen -G "$ROOTFS/src/build/debs/*.deb" >/dev/null; then
+		return 0
+	fi
+	t1=$SECONDS
+	if compgen -G "$ROOTFS/src/build/debs/*.deb" >/dev/null; then
+		mkdir -p "$DIR/debs"
+		cp -- "$ROOTFS/src/build/debs/"*.deb "$DIR/debs/"
+		bc_log "test/packages.sh install $SUITE (the packages the $SUITE run built; log: $DIR/deb-install.log)"
+		timeout "${BC_CHROOT_TIMEOUT:-1200}" bash "$ROOTFS/src/test/packages.sh" install "$SUITE" "$DIR/debs" \
+			>"$DIR/deb-install.log" 2>&1 </dev/null || drc=$?
+		if ((drc == 0)); then
+			detail=$(sed -nE 's/^packages-install: //p' "$DIR/deb-install.log" | tail -n 1)
+		else
+			detail=$(grep -E '^error: ' "$DIR/deb-install.log" | tail -n 1 || true)
+			detail=${detail:-exit status $drc}
+		fi
+	else
+		drc=1
+		detail="the $SUITE run built no packages (its deb-build stage)"
+		printf 'error: %s\n' "$detail" >"$DIR/deb-install.log"
+	fi
+	printf 'deb-install\t%s\t%s\t%d\n' "$( ((drc == 0)) && echo ok || echo FAILED)" "$detail" \
+		"$((SECONDS - t1))" >"$DIR/deb-install.tsv"
+}
+deb_install_stage &
+DEB_WATCH_PID=$!
+
+# ---------------------------------------------------------------------------
 # The tests, as a user of that release runs them
 # ---------------------------------------------------------------------------
 rc=0
@@ -244,7 +200,8 @@ timeout "${BC_CHROOT_TIMEOUT:-1200}" chroot "$ROOTFS" /usr/bin/env -i \
 	HOME=/root LANG=C.UTF-8 TERM=dumb CI="${CI:-}" \
 	BC_CITUS_EXPECT_PUSHDOWN="${BC_CITUS_EXPECT_PUSHDOWN:-1}" \
 	BC_CITUS_RELEASE="${BC_CITUS_RELEASE:-}" \
-	bash -c "cd /src && exec ${BC_CHROOT_COMMAND:-bash test/run-all.sh --local --no-fuzz --no-pgxn}" || rc=$?
+	bash -c "cd /src && exec ${BC_CHROOT_COMMAND:-bash test/run-all.sh --local --no-fuzz --no-pgxn --no-deb-install}" || rc=$?
+touch "$DIR/run-ended"
 
 if [[ -n $RESULTS ]]; then
 	if [[ -f $ROOTFS/src/build/test-logs/summary.tsv ]]; then
@@ -253,5 +210,13 @@ if [[ -n $RESULTS ]]; then
 		printf 'run-all\tFAILED\tno summary (exit status %d)\t0\n' "$rc" >>"$RESULTS"
 		rc=1
 	fi
+fi
+
+# The Debian packages' stage: its line follows the run's in the results
+wait "$DEB_WATCH_PID" || true
+if [[ -s $DIR/deb-install.tsv ]]; then
+	cat "$DIR/deb-install.log" 2>/dev/null || true
+	[[ -z $RESULTS ]] || cat "$DIR/deb-install.tsv" >>"$RESULTS"
+	grep -q $'^deb-install\tok\t' "$DIR/deb-install.tsv" || rc=1
 fi
 exit "$rc"

@@ -4,7 +4,8 @@
 # machine's PostgreSQL and against the PostgreSQL of two more Debian
 # releases, each in a clean chroot.
 #
-#   bash test/run-all.sh [--local] [--no-fuzz] [--no-pgxn]
+#   bash test/run-all.sh [--local] [--no-fuzz] [--no-pgxn] [--no-debs]
+#                        [--no-deb-install]
 #
 # Run it as root on Debian (12, 13 or testing: it installs whatever packages
 # are missing, by the release's own names; see test/lib/common.sh for which
@@ -17,8 +18,11 @@
 #   make clean, make           the extension (warnings are errors)
 #   make check-sources         the Makefile names every source file and
 #                              test, and only files that exist
-#   make check-version         META.json and README.md give
+#   make check-version         META.json, README.md, CHANGELOG.md's newest
+#                              entry and debian/changelog's give
 #                              bloomcass.control's version
+#   test/version.sh            make check-version fails, naming the file, on
+#                              copies where one of them does not
 #   test/sql-c-map.sh          doc/sql-to-c.md's table "From SQL to C" is
 #                              that of the install scripts and the C files
 #   test/docs.sh               README.md has at most 800 lines and its
@@ -63,10 +67,27 @@
 #   test/pgxn.sh               `make dist`, pgxnclient installs that archive
 #                              (META.json) and what it installed is the
 #                              archive's (not with --no-pgxn)
+#   deb-deps                   the Build-Depends of debian/control
+#                              (test/packages.sh build-deps)
+# and, in the background from after the build (not with --no-debs):
+#   deb-build                  the Debian packages of debian/ built in a copy
+#                              of the tree (test/packages.sh build), into
+#                              build/debs: postgresql-N-bloomcass and
+#                              bloomcass-load, each checked for its files
+#   deb-install                apt-get install ./*.deb into a fresh chroot of
+#                              this release without a compiler: Debian's
+#                              cluster, CREATE EXTENSION bloomcass, the demo,
+#                              bloomcass-load --version (test/packages.sh
+#                              install; as root; not with --no-deb-install,
+#                              which test/chroot.sh passes as it runs that
+#                              stage itself, on the host, once the packages
+#                              are built)
 # and, unless --local, in the background from the start:
 #   test/chroot.sh trixie      PostgreSQL 17 (Debian 13)
 #   test/chroot.sh forky       PostgreSQL 18 (Debian testing)
-# each running this script with --local --no-fuzz --no-pgxn in a fresh chroot (a suite
+# each running this script with --local --no-fuzz --no-pgxn --no-deb-install
+# in a fresh chroot, and installing the packages it builds, once built, into
+# another fresh chroot of that release, without a compiler (a suite
 # whose codename is this machine's own is left out: the stages above are
 # that run).  BC_CHROOT_SUITES overrides the list.
 #
@@ -92,12 +113,16 @@ LOGDIR=$ROOT/build/test-logs
 LOCAL=no
 FUZZ=yes
 PGXN=yes
+DEBS=yes
+DEB_INSTALL=yes
 for arg in "$@"; do
 	case $arg in
 	--local) LOCAL=yes ;;
 	--no-fuzz) FUZZ=no ;;
 	--no-pgxn) PGXN=no ;;
-	*) bc_die "usage: bash test/run-all.sh [--local] [--no-fuzz] [--no-pgxn]" ;;
+	--no-debs) DEBS=no ;;
+	--no-deb-install) DEB_INSTALL=no ;;
+	*) bc_die "usage: bash test/run-all.sh [--local] [--no-fuzz] [--no-pgxn] [--no-debs] [--no-deb-install]" ;;
 	esac
 done
 
@@ -229,6 +254,51 @@ if simple_stage build make -j"$JOBS" PG_CONFIG="$PG_CONFIG"; then
 	fi
 fi
 
+# ---------------------------------------------------------------------------
+# The Debian packages, built and installed in the background (they are built
+# in a copy of the tree, and installed into a chroot of their own); their
+# Build-Depends first, in the foreground, as apt may run only once at a time
+# ---------------------------------------------------------------------------
+DEB_PID=
+DEB_TSV=$LOGDIR/debs.tsv
+# deb_job: deb-build, then deb-install, each a line of DEB_TSV as those of
+# summary.tsv, detail the script's closing line
+deb_job() {
+	local t0=$SECONDS rc=0 detail
+	bash test/packages.sh build "$ROOT/build/debs" >"$LOGDIR/deb-build.log" 2>&1 || rc=$?
+	detail=$(sed -nE 's/^packages-build: //p' "$LOGDIR/deb-build.log" | tail -n 1)
+	if ((rc != 0)); then
+		detail=$(grep -E '^error: ' "$LOGDIR/deb-build.log" | tail -n 1 || true)
+		printf 'deb-build\tFAILED\t%s\t%d\n' "${detail:-exit status $rc}" "$((SECONDS - t0))" >"$DEB_TSV"
+		[[ $DEB_INSTALL == no ]] ||
+			printf 'deb-install\tFAILED\tno packages to install\t0\n' >>"$DEB_TSV"
+		return
+	fi
+	printf 'deb-build\tok\t%s\t%d\n' "$detail" "$((SECONDS - t0))" >"$DEB_TSV"
+	[[ $DEB_INSTALL == yes ]] || return 0
+	t0=$SECONDS
+	bash test/packages.sh install "$OS_CODENAME" "$ROOT/build/debs" >"$LOGDIR/deb-install.log" 2>&1 || rc=$?
+	if ((rc != 0)); then
+		detail=$(grep -E '^error: ' "$LOGDIR/deb-install.log" | tail -n 1 || true)
+		printf 'deb-install\tFAILED\t%s\t%d\n' "${detail:-exit status $rc}" "$((SECONDS - t0))" >>"$DEB_TSV"
+	else
+		detail=$(sed -nE 's/^packages-install: //p' "$LOGDIR/deb-install.log" | tail -n 1)
+		printf 'deb-install\tok\t%s\t%d\n' "$detail" "$((SECONDS - t0))" >>"$DEB_TSV"
+	fi
+}
+if [[ $DEBS == yes ]]; then
+	if [[ $DEB_INSTALL == yes && $(id -u) -ne 0 ]]; then
+		record deb-deps FAILED "the package stages need root (debootstrap, chroot); --no-debs leaves them out"
+		TOTAL_FAILED=$((TOTAL_FAILED + 1))
+	elif simple_stage deb-deps bash test/packages.sh build-deps; then
+		bc_log "test/packages.sh build and install in the background (logs: build/test-logs/deb-*.log)"
+		deb_job </dev/null &
+		DEB_PID=$!
+	fi
+else
+	record debs skipped "--no-debs"
+fi
+
 # tree_stage NAME PREFIX CMD...: a check of the tree that needs no build;
 # its closing line ("PREFIX: ...") is the stage's detail.
 tree_stage() {
@@ -239,6 +309,7 @@ tree_stage() {
 }
 tree_stage sources check-sources make PG_CONFIG="$PG_CONFIG" check-sources
 tree_stage version check-version make PG_CONFIG="$PG_CONFIG" check-version
+tree_stage version-test version-test bash test/version.sh
 tree_stage sql-c-map sql-c-map bash test/sql-c-map.sh
 tree_stage docs docs bash test/docs.sh
 
@@ -451,6 +522,31 @@ if [[ $INSTALL_OK == yes ]]; then
 else
 	record citus FAILED "nothing installed"
 	TOTAL_FAILED=$((TOTAL_FAILED + 1))
+fi
+
+# ---------------------------------------------------------------------------
+# The Debian packages' stages, from the background
+# ---------------------------------------------------------------------------
+if [[ -n $DEB_PID ]]; then
+	bc_log "waiting for the Debian packages' stages"
+	wait "$DEB_PID" || true
+	if [[ ! -s $DEB_TSV ]]; then
+		printf 'deb-build\tFAILED\tthe background job ended without a result\t0\n' >"$DEB_TSV"
+	fi
+	while IFS=$'\t' read -r d_name d_result d_detail d_seconds; do
+		STAGE_NAMES+=("$d_name")
+		STAGE_RESULTS+=("$d_result")
+		STAGE_DETAILS+=("$d_detail")
+		STAGE_SECONDS+=("$d_seconds")
+		if [[ $d_result != ok ]]; then
+			TOTAL_FAILED=$((TOTAL_FAILED + 1))
+			if [[ -f $LOGDIR/$d_name.log ]]; then
+				printf '\n---- build/test-logs/%s.log (last 80 lines) ----\n' "$d_name"
+				tail -n 80 "$LOGDIR/$d_name.log"
+				printf -- '---- end of %s.log ----\n' "$d_name"
+			fi
+		fi
+	done <"$DEB_TSV"
 fi
 
 # ---------------------------------------------------------------------------
