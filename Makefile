@@ -76,6 +76,7 @@ GLUE_SRCS = \
 	src/bloom_agg_sized.c \
 	src/bloom_agg_state.c \
 	src/bloom_agg_testing.c \
+	src/bloom_contains_each.c \
 	src/bloom_cqlkey.c \
 	src/bloom_files.c \
 	src/bloom_health.c \
@@ -131,7 +132,8 @@ REGRESS = \
 	23_txn_logs \
 	24_datastax \
 	25_cassandra60 \
-	26_folder_extras
+	26_folder_extras \
+	30_contains_each
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and
