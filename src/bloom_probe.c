@@ -314,6 +314,40 @@ keep_whole(BloomProbe *p, ProbeEntry *e, const ProbeKey *key, Datum d,
 	return b;
 }
 
+/*
+ * What a probe of ptr starts with: the filter to probe in memory (kept,
+ * read whole now that slices have cost enough, or not what a filter looks
+ * like); or NULL with the TOAST relation open in *toastrel and the entry,
+ * its header read, in *e (scratch when the pointer is not tracked).
+ */
+static Bloom *
+begin_probe(BloomProbe *p, Datum d, const struct varatt_external *ptr, ProbeKey *key,
+			ProbeEntry **e, ProbeEntry *scratch, Relation *toastrel)
+{
+	Bloom	   *kept;
+
+	*e = find_entry(p, ptr, key, &kept);
+	if (kept != NULL)
+		return kept;
+	/* read whole once the slices have cost enough */
+	if (read_whole_pays(*e, 0, ptr))
+		return keep_whole(p, *e, key, d, ptr);
+
+	*toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
+	if (*e == NULL)
+	{
+		memset(scratch, 0, sizeof(*scratch));
+		*e = scratch;
+	}
+	if (!(*e)->have_header && !read_header(*toastrel, ptr, *e))
+	{
+		table_close(*toastrel, AccessShareLock);
+		/* not what a filter looks like: detoasted as any value */
+		return detoast_whole(p, d, NULL);
+	}
+	return NULL;
+}
+
 Bloom *
 bloom_probe_stored(BloomProbe *p, Datum d, const struct varatt_external *ptr,
 				   int64 h1, int64 h2, bool *answer)
@@ -321,28 +355,11 @@ bloom_probe_stored(BloomProbe *p, Datum d, const struct varatt_external *ptr,
 	ProbeKey	key;
 	ProbeEntry *e;
 	ProbeEntry	scratch;
-	Bloom	   *kept;
 	Relation	toastrel;
+	Bloom	   *b = begin_probe(p, d, ptr, &key, &e, &scratch, &toastrel);
 
-	e = find_entry(p, ptr, &key, &kept);
-	if (kept != NULL)
-		return kept;
-	/* read whole once the slices have cost enough */
-	if (read_whole_pays(e, 0, ptr))
-		return keep_whole(p, e, &key, d, ptr);
-
-	toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
-	if (e == NULL)
-	{
-		memset(&scratch, 0, sizeof(scratch));
-		e = &scratch;
-	}
-	if (!e->have_header && !read_header(toastrel, ptr, e))
-	{
-		table_close(toastrel, AccessShareLock);
-		/* not what a filter looks like: detoasted as any value */
-		return detoast_whole(p, d, NULL);
-	}
+	if (b != NULL)
+		return b;
 	*answer = probe_slices(toastrel, ptr, e, h1, h2);
 	table_close(toastrel, AccessShareLock);
 	return NULL;
@@ -422,7 +439,6 @@ bloom_probe_stored_each(BloomProbe *p, Datum d, const struct varatt_external *pt
 	ProbeKey	key;
 	ProbeEntry *e;
 	ProbeEntry	scratch;
-	Bloom	   *kept;
 	Relation	toastrel;
 	bc_filter	f;
 	ProbeBit   *bits;
@@ -430,24 +446,10 @@ bloom_probe_stored_each(BloomProbe *p, Datum d, const struct varatt_external *pt
 	uint64		chunks = 0;
 	int			nbits = 0,
 				i;
+	Bloom	   *b = begin_probe(p, d, ptr, &key, &e, &scratch, &toastrel);
 
-	e = find_entry(p, ptr, &key, &kept);
-	if (kept != NULL)
-		return kept;
-	if (read_whole_pays(e, 0, ptr))
-		return keep_whole(p, e, &key, d, ptr);
-
-	toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
-	if (e == NULL)
-	{
-		memset(&scratch, 0, sizeof(scratch));
-		e = &scratch;
-	}
-	if (!e->have_header && !read_header(toastrel, ptr, e))
-	{
-		table_close(toastrel, AccessShareLock);
-		return detoast_whole(p, d, NULL);
-	}
+	if (b != NULL)
+		return b;
 	/* every probed bit, by position; the distinct chunks they lie in */
 	bc_filter_init(&f, e->hash_count, e->word_count, e->order, NULL);
 	bits = palloc(sizeof(ProbeBit) * (Size) n * e->hash_count);

@@ -180,8 +180,8 @@ bc_filter_test_hash(const bc_filter *f, int64_t h1, int64_t h2)
  * overlap too.  So a batch of BC_FILTER_BATCH keys has all its indexes
  * computed and their cache lines prefetched first, then its bits are set
  * or tested: the round trips of the whole batch overlap, as far as the
- * machine has line fill buffers for them.  The scratch array is bounded
- * (BC_FILTER_BATCH * PROBE_MAX indexes, on the stack).
+ * machine has line fill buffers for them.  The scratch arrays are bounded
+ * (two of BC_FILTER_BATCH * PROBE_MAX indexes, on the stack).
  */
 static inline size_t
 batch_indexes(const bc_filter *f, const int64_t *h, size_t m, uint64_t *idx, int write)
@@ -235,10 +235,17 @@ bc_filter_add_hashes(bc_filter *f, const int64_t *h, size_t n)
 	}
 }
 
+/*
+ * Tests are double-buffered: the indexes of the next batch are computed
+ * and prefetched before the current batch's bits are read, so that misses
+ * stay in flight while the tests wait for theirs.
+ */
 void
 bc_filter_test_hashes(const bc_filter *f, const int64_t *h, size_t n, uint8_t *out)
 {
 	int			k = f->hash_count;
+	uint64_t	idx[2][BC_FILTER_BATCH * PROBE_MAX];
+	int			cur = 0;
 	size_t		done;
 
 	if (k > PROBE_MAX)
@@ -250,18 +257,23 @@ bc_filter_test_hashes(const bc_filter *f, const int64_t *h, size_t n, uint8_t *o
 		}
 		return;
 	}
+	if (n > 0)
+		(void) batch_indexes(f, h, n < BC_FILTER_BATCH ? n : BC_FILTER_BATCH, idx[0], 0);
 	for (done = 0; done < n; done += BC_FILTER_BATCH)
 	{
-		uint64_t	idx[BC_FILTER_BATCH * PROBE_MAX];
 		size_t		m = n - done < BC_FILTER_BATCH ? n - done : BC_FILTER_BATCH;
-		size_t		i;
+		size_t		next = done + BC_FILTER_BATCH,
+					i;
 
 		/* done is a multiple of BC_FILTER_BATCH: a tick every 1,024 keys */
 		BC_TICK(done);
-		(void) batch_indexes(f, h + 2 * done, m, idx, 0);
+		if (next < n)
+			(void) batch_indexes(f, h + 2 * next,
+								 n - next < BC_FILTER_BATCH ? n - next : BC_FILTER_BATCH,
+								 idx[cur ^ 1], 0);
 		for (i = 0; i < m; i++)
 		{
-			const uint64_t *x = idx + i * (size_t) k;
+			const uint64_t *x = idx[cur] + i * (size_t) k;
 			unsigned	acc = 1;
 			int			j;
 
@@ -269,6 +281,7 @@ bc_filter_test_hashes(const bc_filter *f, const int64_t *h, size_t n, uint8_t *o
 				acc &= (unsigned) (f->bits[x[j] >> 3] >> (x[j] & 7));
 			out[done + i] = (uint8_t) (acc & 1);
 		}
+		cur ^= 1;
 	}
 }
 
