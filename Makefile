@@ -80,6 +80,7 @@ GLUE_SRCS = \
 	src/bloom_agg_sized.c \
 	src/bloom_agg_state.c \
 	src/bloom_agg_testing.c \
+	src/bloom_contains_each.c \
 	src/bloom_cqlkey.c \
 	src/bloom_files.c \
 	src/bloom_health.c \
@@ -136,7 +137,8 @@ REGRESS = \
 	24_datastax \
 	25_cassandra60 \
 	26_folder_extras \
-	28_identity
+	28_identity \
+	30_contains_each
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and

@@ -96,3 +96,18 @@ ORDER BY 1;
 SELECT count(*) AS murmur3_rows FROM test_tsv('vectors/murmur3.tsv');
 SELECT count(*) AS sstables, count(DISTINCT version) AS versions, count(*) FILTER (WHERE format = 'bti') AS bti
 FROM sstable_manifest;
+
+-- test-only entry point of the library: this backend's counts of sliced
+-- probes, chunk fetches and whole reads of stored filters (bloom_probe.c);
+-- a test calls counters_reset() in its own session, then counters_since()
+CREATE FUNCTION probe_counters(OUT sliced bigint, OUT fetches bigint, OUT detoasts bigint)
+	AS 'bloomcass', 'bloomcass_probe_counters' LANGUAGE C;
+CREATE TABLE counters_before AS SELECT * FROM probe_counters();
+CREATE FUNCTION counters_since() RETURNS TABLE (sliced bigint, fetches bigint, detoasts bigint)
+LANGUAGE sql AS $$
+	SELECT c.sliced - b.sliced, c.fetches - b.fetches, c.detoasts - b.detoasts
+	FROM probe_counters() c, counters_before b
+$$;
+CREATE FUNCTION counters_reset() RETURNS void LANGUAGE sql AS $$
+	DELETE FROM counters_before; INSERT INTO counters_before SELECT * FROM probe_counters();
+$$;

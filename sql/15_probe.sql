@@ -6,21 +6,11 @@
 -- several sizes and both hash orders, stored external, compressed and
 -- inline, one key at a time and joined under a forced nested loop.
 --
--- test-only entry points: the probe on a filter read whole (the reference),
--- and this backend's counts of sliced probes, slice fetches and whole reads
+-- test-only entry point: the probe on a filter read whole (the reference);
+-- this backend's counts of sliced probes, slice fetches and whole reads
+-- are 01_setup's counters_reset() and counters_since()
 CREATE FUNCTION contains_whole(bloom, text) RETURNS boolean
 	AS 'bloomcass', 'bloomcass_contains_whole' LANGUAGE C STRICT;
-CREATE FUNCTION probe_counters(OUT sliced bigint, OUT fetches bigint, OUT detoasts bigint)
-	AS 'bloomcass', 'bloomcass_probe_counters' LANGUAGE C;
-CREATE TABLE counters_before AS SELECT * FROM probe_counters();
-CREATE FUNCTION counters_since() RETURNS TABLE (sliced bigint, fetches bigint, detoasts bigint)
-LANGUAGE sql AS $$
-	SELECT c.sliced - b.sliced, c.fetches - b.fetches, c.detoasts - b.detoasts
-	FROM probe_counters() c, counters_before b
-$$;
-CREATE FUNCTION counters_reset() RETURNS void LANGUAGE sql AS $$
-	DELETE FROM counters_before; INSERT INTO counters_before SELECT * FROM probe_counters();
-$$;
 
 -- filters: sizes around the TOAST chunk (about 2 kB) and far above it, full
 -- and sparse, both hash orders; the last words and the header's edges are
@@ -161,6 +151,5 @@ SELECT count(*) AS filters,
                           AND bloom_fpr(x.f, 1000) = bloom_fpr(b.f, 1000)) AS same_fpr
 FROM f_external e JOIN f_extended x USING (id) JOIN built b USING (id);
 
-DROP TABLE shapes, built, f_external, f_extended, f_plain, probe_keys, counters_before;
-DROP FUNCTION one_key_answers(regclass, text), check_table(regclass), counters_since(), counters_reset(),
-	contains_whole(bloom, text), probe_counters();
+DROP TABLE shapes, built, f_external, f_extended, f_plain, probe_keys;
+DROP FUNCTION one_key_answers(regclass, text), check_table(regclass), contains_whole(bloom, text);

@@ -37,6 +37,7 @@
 #include "access/tableam.h"
 #include "access/toast_internals.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -230,24 +231,26 @@ detoast_whole(BloomProbe *p, Datum d, const struct varatt_external *ptr)
 	return b;
 }
 
-Bloom *
-bloom_probe_stored(BloomProbe *p, Datum d, const struct varatt_external *ptr,
-				   int64 h1, int64 h2, bool *answer)
+/*
+ * The entry of ptr (NULL once PROBE_MAX_TRACKED pointers are tracked) and
+ * the filter kept for it, if any.
+ */
+static ProbeEntry *
+find_entry(BloomProbe *p, const struct varatt_external *ptr, ProbeKey *key, Bloom **kept)
 {
-	ProbeKey	key;
 	ProbeEntry *e;
 	bool		found;
-	Relation	toastrel;
-	uint64		chunks;
 
-	memset(&key, 0, sizeof(key));
-	key.toastrelid = ptr->va_toastrelid;
-	key.valueid = ptr->va_valueid;
-
-	if (p->spare != NULL && memcmp(&key, &p->spare_key, sizeof(key)) == 0)
-		return p->spare;
-
-	e = (ProbeEntry *) hash_search(p->entries, &key,
+	memset(key, 0, sizeof(*key));
+	key->toastrelid = ptr->va_toastrelid;
+	key->valueid = ptr->va_valueid;
+	*kept = NULL;
+	if (p->spare != NULL && memcmp(key, &p->spare_key, sizeof(*key)) == 0)
+	{
+		*kept = p->spare;
+		return NULL;
+	}
+	e = (ProbeEntry *) hash_search(p->entries, key,
 								   hash_get_num_entries(p->entries) < PROBE_MAX_TRACKED ?
 								   HASH_ENTER : HASH_FIND, &found);
 	if (e != NULL && !found)
@@ -257,59 +260,227 @@ bloom_probe_stored(BloomProbe *p, Datum d, const struct varatt_external *ptr,
 		e->filter = NULL;
 		e->evicted = false;
 	}
-	if (e != NULL && e->filter != NULL)
-		return e->filter;
+	if (e != NULL)
+		*kept = e->filter;
+	return e;
+}
 
+/* the TOAST chunks of ptr's value */
+static uint64
+value_chunks(const struct varatt_external *ptr)
+{
+	return (VARATT_EXTERNAL_GET_EXTSIZE(*ptr) + TOAST_MAX_CHUNK_SIZE - 1) / TOAST_MAX_CHUNK_SIZE;
+}
+
+/* whether slice fetches of e, with `more` to come, cost enough that the
+ * value is better read whole */
+static bool
+read_whole_pays(const ProbeEntry *e, uint64 more, const struct varatt_external *ptr)
+{
+	return e != NULL && !e->evicted &&
+		(double) (e->fetches + more) * PROBE_FETCH_CHUNKS >=
+		PROBE_SWITCH_FRACTION * (double) value_chunks(ptr);
+}
+
+/* The value read whole and kept for e: in the cache, or as the spare. */
+static Bloom *
+keep_whole(BloomProbe *p, ProbeEntry *e, const ProbeKey *key, Datum d,
+		   const struct varatt_external *ptr)
+{
+	Bloom	   *b = detoast_whole(p, d, ptr);
+	Size		size = VARSIZE(b);
+
+	if (p->cached_bytes + size <= (Size) bloom_probe_cache_kb * 1024)
+	{
+		e->filter = b;
+		p->cached_bytes += size;
+	}
+	else
+	{
+		/* the spare it replaces is probed from slices from now on, so that
+		 * filters taking turns are not read whole again and again */
+		if (p->spare != NULL)
+		{
+			ProbeEntry *old = (ProbeEntry *) hash_search(p->entries, &p->spare_key,
+														 HASH_FIND, NULL);
+
+			if (old != NULL)
+				old->evicted = true;
+			pfree(p->spare);
+		}
+		p->spare = b;
+		p->spare_key = *key;
+	}
+	return b;
+}
+
+/*
+ * What a probe of ptr starts with: the filter to probe in memory (kept,
+ * read whole now that slices have cost enough, or not what a filter looks
+ * like); or NULL with the TOAST relation open in *toastrel and the entry,
+ * its header read, in *e (scratch when the pointer is not tracked).
+ */
+static Bloom *
+begin_probe(BloomProbe *p, Datum d, const struct varatt_external *ptr, ProbeKey *key,
+			ProbeEntry **e, ProbeEntry *scratch, Relation *toastrel)
+{
+	Bloom	   *kept;
+
+	*e = find_entry(p, ptr, key, &kept);
+	if (kept != NULL)
+		return kept;
 	/* read whole once the slices have cost enough */
-	chunks = (VARATT_EXTERNAL_GET_EXTSIZE(*ptr) + TOAST_MAX_CHUNK_SIZE - 1) / TOAST_MAX_CHUNK_SIZE;
-	if (e != NULL && !e->evicted &&
-		(double) e->fetches * PROBE_FETCH_CHUNKS >= PROBE_SWITCH_FRACTION * (double) chunks)
+	if (read_whole_pays(*e, 0, ptr))
+		return keep_whole(p, *e, key, d, ptr);
+
+	*toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
+	if (*e == NULL)
 	{
-		Bloom	   *b = detoast_whole(p, d, ptr);
-		Size		size = VARSIZE(b);
+		memset(scratch, 0, sizeof(*scratch));
+		*e = scratch;
+	}
+	if (!(*e)->have_header && !read_header(*toastrel, ptr, *e))
+	{
+		table_close(*toastrel, AccessShareLock);
+		/* not what a filter looks like: detoasted as any value */
+		return detoast_whole(p, d, NULL);
+	}
+	return NULL;
+}
 
-		if (p->cached_bytes + size <= (Size) bloom_probe_cache_kb * 1024)
-		{
-			e->filter = b;
-			p->cached_bytes += size;
-		}
-		else
-		{
-			/* the spare it replaces is probed from slices from now on, so
-			 * that filters taking turns are not read whole again and again */
-			if (p->spare != NULL)
-			{
-				ProbeEntry *old = (ProbeEntry *) hash_search(p->entries, &p->spare_key,
-															 HASH_FIND, NULL);
+Bloom *
+bloom_probe_stored(BloomProbe *p, Datum d, const struct varatt_external *ptr,
+				   int64 h1, int64 h2, bool *answer)
+{
+	ProbeKey	key;
+	ProbeEntry *e;
+	ProbeEntry	scratch;
+	Relation	toastrel;
+	Bloom	   *b = begin_probe(p, d, ptr, &key, &e, &scratch, &toastrel);
 
-				if (old != NULL)
-					old->evicted = true;
-				pfree(p->spare);
-			}
-			p->spare = b;
-			p->spare_key = key;
-		}
+	if (b != NULL)
 		return b;
-	}
-
-	toastrel = table_open(ptr->va_toastrelid, AccessShareLock);
-	{
-		ProbeEntry	scratch;
-
-		if (e == NULL)
-		{
-			memset(&scratch, 0, sizeof(scratch));
-			e = &scratch;
-		}
-		if (!e->have_header && !read_header(toastrel, ptr, e))
-		{
-			table_close(toastrel, AccessShareLock);
-			/* not what a filter looks like: detoasted as any value */
-			return detoast_whole(p, d, NULL);
-		}
-		*answer = probe_slices(toastrel, ptr, e, h1, h2);
-	}
+	*answer = probe_slices(toastrel, ptr, e, h1, h2);
 	table_close(toastrel, AccessShareLock);
+	return NULL;
+}
+
+/* one probed bit of a batch: its byte in the value, its mask, its key */
+typedef struct ProbeBit
+{
+	int32		offset;
+	uint8		mask;
+	int32		key;
+} ProbeBit;
+
+static int
+probe_bit_cmp(const void *a, const void *b)
+{
+	int32		x = ((const ProbeBit *) a)->offset,
+				y = ((const ProbeBit *) b)->offset;
+
+	return (x > y) - (x < y);
+}
+
+/* the longest run of consecutive chunks fetched in one slice */
+#define PROBE_RUN_CHUNKS 32
+
+/*
+ * The batch from slices: the probed bits sorted by position, each chunk
+ * holding one fetched once (consecutive chunks in one slice of at most
+ * PROBE_RUN_CHUNKS), every key's bits tested in what was fetched.
+ */
+static void
+probe_slices_each(Relation toastrel, const struct varatt_external *ptr, ProbeEntry *e,
+				  ProbeBit *bits, int nbits, int n, uint8 *answers)
+{
+	int32		size = VARATT_EXTERNAL_GET_EXTSIZE(*ptr);
+	int32		chunk = (int32) TOAST_MAX_CHUNK_SIZE;
+	struct varlena *buf = palloc(VARHDRSZ + PROBE_RUN_CHUNKS * TOAST_MAX_CHUNK_SIZE);
+	int			i = 0;
+
+	memset(answers, 1, n);
+	while (i < nbits)
+	{
+		int32		first = bits[i].offset / chunk,
+					last = first,
+					from,
+					len;
+		int			j;
+
+		CHECK_FOR_INTERRUPTS();
+		/* the run: chunks first .. last, each holding a probed bit */
+		for (j = i; j < nbits; j++)
+		{
+			int32		c = bits[j].offset / chunk;
+
+			if (c > last + 1 || c >= first + PROBE_RUN_CHUNKS)
+				break;
+			last = c;
+		}
+		from = first * chunk;
+		len = Min((last + 1) * chunk, size) - from;
+		SET_VARSIZE(buf, VARHDRSZ + len);
+		table_relation_fetch_toast_slice(toastrel, ptr->va_valueid, size, from, len, buf);
+		bloom_probe_fetches += last - first + 1;
+		e->fetches += last - first + 1;
+		for (; i < j; i++)
+			if ((((const uint8 *) VARDATA(buf))[bits[i].offset - from] & bits[i].mask) == 0)
+				answers[bits[i].key] = 0;
+	}
+	pfree(buf);
+	bloom_probe_sliced += n;
+}
+
+Bloom *
+bloom_probe_stored_each(BloomProbe *p, Datum d, const struct varatt_external *ptr,
+						const int64 *h, int n, uint8 *answers)
+{
+	ProbeKey	key;
+	ProbeEntry *e;
+	ProbeEntry	scratch;
+	Relation	toastrel;
+	bc_filter	f;
+	ProbeBit   *bits;
+	uint64		idx[BC_MAX_HASH_COUNT];
+	uint64		chunks = 0;
+	int			nbits = 0,
+				i;
+	Bloom	   *b = begin_probe(p, d, ptr, &key, &e, &scratch, &toastrel);
+
+	if (b != NULL)
+		return b;
+	/* every probed bit, by position; the distinct chunks they lie in */
+	bc_filter_init(&f, e->hash_count, e->word_count, e->order, NULL);
+	bits = palloc(sizeof(ProbeBit) * (Size) n * e->hash_count);
+	for (i = 0; i < n; i++)
+	{
+		int			j;
+
+		bc_filter_indexes(&f, h[2 * i], h[2 * i + 1], idx);
+		for (j = 0; j < e->hash_count; j++)
+		{
+			bits[nbits].offset = PROBE_HDR + (int32) (idx[j] >> 3);
+			bits[nbits].mask = (uint8) (1 << (idx[j] & 7));
+			bits[nbits].key = i;
+			nbits++;
+		}
+	}
+	qsort(bits, nbits, sizeof(ProbeBit), probe_bit_cmp);
+	for (i = 0; i < nbits; i++)
+		if (i == 0 || bits[i].offset / (int32) TOAST_MAX_CHUNK_SIZE !=
+			bits[i - 1].offset / (int32) TOAST_MAX_CHUNK_SIZE)
+			chunks++;
+	/* the same policy as for one key at a time, for the batch's chunks */
+	if (e != &scratch && read_whole_pays(e, chunks, ptr))
+	{
+		table_close(toastrel, AccessShareLock);
+		pfree(bits);
+		return keep_whole(p, e, &key, d, ptr);
+	}
+	probe_slices_each(toastrel, ptr, e, bits, nbits, n, answers);
+	table_close(toastrel, AccessShareLock);
+	pfree(bits);
 	return NULL;
 }
 

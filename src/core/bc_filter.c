@@ -12,6 +12,7 @@
 #include "bc_filter.h"
 #include "bc_murmur3.h"
 #include "bc_status.h"
+#include "bc_tick.h"
 
 /*
  * Index arithmetic.  Java's abs(base % capacity) with a truncating % equals
@@ -139,12 +140,14 @@ bc_filter_add_hash(bc_filter *f, int64_t h1, int64_t h2)
 }
 
 #if defined(__GNUC__) || defined(__clang__)
+#define BC_PREFETCH_R(p) __builtin_prefetch((p), 0)
 #define BC_PREFETCH_W(p) __builtin_prefetch((p), 1)
 #else
+#define BC_PREFETCH_R(p) ((void) 0)
 #define BC_PREFETCH_W(p) ((void) 0)
 #endif
 
-#define PROBE_MAX 32			/* k beyond this is added key by key */
+#define PROBE_MAX 32			/* k beyond this is handled key by key */
 
 /*
  * All k bits are read and combined without a branch: whether a bit is set
@@ -170,45 +173,115 @@ bc_filter_test_hash(const bc_filter *f, int64_t h1, int64_t h2)
 	return (int) (acc & 1);
 }
 
-#define BATCH 16
+/*
+ * The batch paths.  The misses of one key's k bits overlap already (their
+ * loads are independent); a filter larger than the caches costs a DRAM
+ * round trip per key all the same, unless the misses of several keys
+ * overlap too.  So a batch of BC_FILTER_BATCH keys has all its indexes
+ * computed and their cache lines prefetched first, then its bits are set
+ * or tested: the round trips of the whole batch overlap, as far as the
+ * machine has line fill buffers for them.  The scratch arrays are bounded
+ * (two of BC_FILTER_BATCH * PROBE_MAX indexes, on the stack).
+ */
+static inline size_t
+batch_indexes(const bc_filter *f, const int64_t *h, size_t m, uint64_t *idx, int write)
+{
+	int			k = f->hash_count;
+	size_t		i,
+				t = 0;
+
+	for (i = 0; i < m; i++)
+	{
+		int64_t		h1 = h[2 * i],
+					h2 = h[2 * i + 1];
+		uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
+		uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
+		int			j;
+
+		for (j = 0; j < k; j++)
+		{
+			idx[t] = index_of(f, base);
+			if (write)
+				BC_PREFETCH_W(f->bits + (idx[t] >> 3));
+			else
+				BC_PREFETCH_R(f->bits + (idx[t] >> 3));
+			t++;
+			base += step;
+		}
+	}
+	return t;
+}
 
 void
 bc_filter_add_hashes(bc_filter *f, const int64_t *h, size_t n)
 {
-	int			k = f->hash_count;
 	size_t		done;
 
-	if (k > PROBE_MAX)
+	if (f->hash_count > PROBE_MAX)
 	{
 		for (done = 0; done < n; done++)
 			bc_filter_add_hash(f, h[2 * done], h[2 * done + 1]);
 		return;
 	}
-	for (done = 0; done < n; done += BATCH)
+	for (done = 0; done < n; done += BC_FILTER_BATCH)
 	{
-		uint64_t	idx[BATCH * PROBE_MAX];
-		size_t		m = n - done < BATCH ? n - done : BATCH;
-		size_t		i,
-					t = 0;
+		uint64_t	idx[BC_FILTER_BATCH * PROBE_MAX];
+		size_t		m = n - done < BC_FILTER_BATCH ? n - done : BC_FILTER_BATCH;
+		size_t		t = batch_indexes(f, h + 2 * done, m, idx, 1),
+					i;
 
+		for (i = 0; i < t; i++)
+			f->bits[idx[i] >> 3] |= (uint8_t) (1u << (idx[i] & 7));
+	}
+}
+
+/*
+ * Tests are double-buffered: the indexes of the next batch are computed
+ * and prefetched before the current batch's bits are read, so that misses
+ * stay in flight while the tests wait for theirs.
+ */
+void
+bc_filter_test_hashes(const bc_filter *f, const int64_t *h, size_t n, uint8_t *out)
+{
+	int			k = f->hash_count;
+	uint64_t	idx[2][BC_FILTER_BATCH * PROBE_MAX];
+	int			cur = 0;
+	size_t		done;
+
+	if (k > PROBE_MAX)
+	{
+		for (done = 0; done < n; done++)
+		{
+			BC_TICK(done);
+			out[done] = (uint8_t) bc_filter_test_hash(f, h[2 * done], h[2 * done + 1]);
+		}
+		return;
+	}
+	if (n > 0)
+		(void) batch_indexes(f, h, n < BC_FILTER_BATCH ? n : BC_FILTER_BATCH, idx[0], 0);
+	for (done = 0; done < n; done += BC_FILTER_BATCH)
+	{
+		size_t		m = n - done < BC_FILTER_BATCH ? n - done : BC_FILTER_BATCH;
+		size_t		next = done + BC_FILTER_BATCH,
+					i;
+
+		/* done is a multiple of BC_FILTER_BATCH: a tick every 1,024 keys */
+		BC_TICK(done);
+		if (next < n)
+			(void) batch_indexes(f, h + 2 * next,
+								 n - next < BC_FILTER_BATCH ? n - next : BC_FILTER_BATCH,
+								 idx[cur ^ 1], 0);
 		for (i = 0; i < m; i++)
 		{
-			int64_t		h1 = h[2 * (done + i)],
-						h2 = h[2 * (done + i) + 1];
-			uint64_t	base = (uint64_t) (f->order == BC_ORDER_OLD ? h1 : h2);
-			uint64_t	step = (uint64_t) (f->order == BC_ORDER_OLD ? h2 : h1);
+			const uint64_t *x = idx[cur] + i * (size_t) k;
+			unsigned	acc = 1;
 			int			j;
 
 			for (j = 0; j < k; j++)
-			{
-				idx[t] = index_of(f, base);
-				BC_PREFETCH_W(f->bits + (idx[t] >> 3));
-				t++;
-				base += step;
-			}
+				acc &= (unsigned) (f->bits[x[j] >> 3] >> (x[j] & 7));
+			out[done + i] = (uint8_t) (acc & 1);
 		}
-		for (i = 0; i < t; i++)
-			f->bits[idx[i] >> 3] |= (uint8_t) (1u << (idx[i] & 7));
+		cur ^= 1;
 	}
 }
 

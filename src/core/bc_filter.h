@@ -75,10 +75,22 @@ void		bc_filter_indexes(const bc_filter *f, int64_t h1, int64_t h2, uint64_t *ou
 
 void		bc_filter_add_hash(bc_filter *f, int64_t h1, int64_t h2);
 
+/* Keys per batch of the two functions below: the cache misses of this
+ * many keys are in flight together (test/bench/core_bench.c measures the
+ * gain per batch size). */
+#define BC_FILTER_BATCH 16
+
 /* Add n hashes (h[2*i] = h1, h[2*i+1] = h2): indexes of a batch are
  * computed and their cache lines prefetched before the bits are set. */
 void		bc_filter_add_hashes(bc_filter *f, const int64_t *h, size_t n);
 int			bc_filter_test_hash(const bc_filter *f, int64_t h1, int64_t h2);
+
+/* Test n hashes (laid out as for bc_filter_add_hashes): out[i] is
+ * bc_filter_test_hash of the i-th, 0 or 1.  Indexes of a batch are
+ * computed and their cache lines prefetched before the bits are read.
+ * Calls BC_TICK every 1,024 keys. */
+void		bc_filter_test_hashes(const bc_filter *f, const int64_t *h, size_t n,
+								  uint8_t *out);
 int			bc_filter_test(const bc_filter *f, const void *key, size_t len);
 
 /* Add a key: bc_filter_add_hash of its bc_murmur3 (for the core and its

@@ -19,3 +19,19 @@ CREATE OR REPLACE FUNCTION @extschema@.bloom_import_file(path text) RETURNS @ext
 	LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_import_file(text) IS
 	'filter from a Filter.db file on the server, version taken from its name (pg_read_binary_file privileges apply: EXECUTE on it and pg_read_server_files, or superuser)';
+
+-- Many keys against one filter in one call: f @> key for every element of
+-- an array, the keys hashed and probed in batches whose cache misses
+-- overlap (and, for a stored filter, each TOAST chunk fetched once per
+-- batch).
+------------------------------------------------------------------------------
+
+-- section: batched probes (bloom_contains_each)
+-- C: src/bloom_contains_each.c
+
+CREATE FUNCTION @extschema@.bloom_contains_each(filter @extschema@.bloom, keys anyarray)
+	RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'bloom_contains_each'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_each(@extschema@.bloom, anyarray) IS
+	'filter @> key for every element of keys, in order, with the array''s dimensions; NULL for a NULL element';

@@ -1,7 +1,7 @@
 /*
  * test_filter.c - bc_filter.c: bit index derivation against the golden
  * vectors (indexes.tsv) and worked examples, the filters' division-free
- * index path and batch add, union, intersection, popcount and the
+ * index path, batch add and batch test, union, intersection, popcount and the
  * fill-based estimates.
  */
 #include <math.h>
@@ -13,6 +13,7 @@
 #include "bc_murmur3.h"
 #include "bc_sizing.h"
 #include "bc_status.h"
+#include "bc_tick.h"
 #include "unit.h"
 
 static int
@@ -211,6 +212,97 @@ fast_index_checks(void)
 	}
 }
 
+static int	batch_ticks;
+
+static void
+count_batch_tick(void)
+{
+	batch_ticks++;
+}
+
+/*
+ * The batch test (bc_filter_test_hashes) against one-at-a-time tests
+ * (bc_filter_test_hash) on random filters: every hash count Cassandra
+ * sizes and more, both orders, sparse to saturated bitsets, batch lengths
+ * around the batch size; and its interrupt ticks, one per 1,024 keys.
+ */
+static void
+batch_test_checks(void)
+{
+	static const int64_t words[] = {1, 3, 157, 2345, 40001};
+	static const size_t lens[] = {0, 1, 15, 16, 17, 33, 1000, 5000};
+	static const unsigned fills[] = {1, 3, 8, 15};	/* sixteenths of bits set */
+	uint64_t	seed = UINT64_C(0x243f6a8885a308d3);
+	int64_t    *h = malloc(sizeof(int64_t) * 2 * 5000);
+	uint8_t    *out = malloc(5000);
+	long		mismatches = 0,
+				tried = 0,
+				present = 0;
+	size_t		wi,
+				li,
+				fi;
+
+	for (wi = 0; wi < sizeof(words) / sizeof(words[0]); wi++)
+		for (fi = 0; fi < sizeof(fills) / sizeof(fills[0]); fi++)
+		{
+			bc_filter	f;
+			int64_t		b;
+			int			k = 1 + (int) ((wi * 4 + fi) * 5 % 21);
+
+			make(&f, k, words[wi], fi & 1 ? BC_ORDER_OLD : BC_ORDER_NEW);
+			for (b = 0; b < words[wi] * 8; b++)
+			{
+				uint8_t		byte = 0;
+				int			bit;
+
+				for (bit = 0; bit < 8; bit++)
+					if ((next_rand(&seed) & 15) < fills[fi])
+						byte |= (uint8_t) (1u << bit);
+				f.bits[b] = byte;
+			}
+			for (li = 0; li < sizeof(lens) / sizeof(lens[0]); li++)
+			{
+				size_t		i;
+
+				for (i = 0; i < lens[li]; i++)
+				{
+					h[2 * i] = (int64_t) next_rand(&seed);
+					h[2 * i + 1] = (int64_t) next_rand(&seed);
+					out[i] = 0xAA;
+				}
+				bc_filter_test_hashes(&f, h, lens[li], out);
+				for (i = 0; i < lens[li]; i++)
+				{
+					int			one = bc_filter_test_hash(&f, h[2 * i], h[2 * i + 1]);
+
+					if (out[i] != (uint8_t) one)
+						mismatches++;
+					present += one;
+					tried++;
+				}
+			}
+			free(f.bits);
+		}
+	CHECK(mismatches == 0, "batch test: %ld mismatches in %ld hashes", mismatches, tried);
+	/* both answers occur, so the comparison can fail either way */
+	CHECK(present > 1000 && present < tried - 1000, "batch test: %ld of %ld present",
+		  present, tried);
+
+	{
+		bc_filter	f;
+
+		make(&f, 7, 157, BC_ORDER_NEW);
+		batch_ticks = 0;
+		bc_tick_hook = count_batch_tick;
+		bc_filter_test_hashes(&f, h, 5000, out);
+		bc_tick_hook = NULL;
+		CHECK(batch_ticks == 5, "batch test of 5000 keys: %d ticks, 5 expected", batch_ticks);
+		free(f.bits);
+	}
+	free(h);
+	free(out);
+}
+
 void
 suite_ops(void)
 {
@@ -297,4 +389,5 @@ suite_ops(void)
 	free(c.bits);
 	free(d.bits);
 	fast_index_checks();
+	batch_test_checks();
 }
