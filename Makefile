@@ -52,6 +52,7 @@ CORE_SRCS = \
 	src/core/bc_murmur3.c \
 	src/core/bc_open_posix.c \
 	src/core/bc_partitioner.c \
+	src/core/bc_partition_sizes.c \
 	src/core/bc_partitions.c \
 	src/core/bc_sizing.c \
 	src/core/bc_sstable_dir.c \
