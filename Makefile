@@ -51,8 +51,8 @@ CORE_SRCS = \
 	src/core/bc_lookup.c \
 	src/core/bc_murmur3.c \
 	src/core/bc_open_posix.c \
-	src/core/bc_partitioner.c \
 	src/core/bc_partition_sizes.c \
+	src/core/bc_partitioner.c \
 	src/core/bc_partitions.c \
 	src/core/bc_sizing.c \
 	src/core/bc_sstable_dir.c \
