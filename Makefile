@@ -132,7 +132,8 @@ REGRESS = \
 	23_txn_logs \
 	24_datastax \
 	25_cassandra60 \
-	26_folder_extras
+	26_folder_extras \
+	27_partitions
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and

@@ -221,6 +221,7 @@ FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
 -- 1.6: stored values stay intact
 ALTER EXTENSION bloomcass UPDATE TO '1.6';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
+SELECT 'cassandra_sstable_partitions(text)'::regprocedure;
 SELECT s.id, s.kind, md5(s.f::text) = b.text_md5 AND md5(bloom_send(s.f)) = b.binary_md5 AS intact
 FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
 
