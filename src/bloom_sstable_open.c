@@ -120,22 +120,19 @@ uint64
 bloom_sstable_data_length(const char *prefix, const char *version)
 {
 	BloomComponent data;
-	bc_compression_info ci;
 	char	   *info_path;
 	size_t		info_len;
 	uint8	   *info = read_component(prefix, "CompressionInfo.db", &info_len, &info_path);
-	uint64		size;
+	uint64_t	length;
 	bc_status	st;
 
 	bloom_component_open(prefix, "Data.db", false, &data);
-	size = data.reader.size;
 	bloom_component_close(&data);
-	if (info == NULL)
-		return size;
-	st = bc_compression_parse(version, strlen(version), info, info_len, size, &ci);
+	st = bc_data_uncompressed_length(version, strlen(version), info, info_len, data.reader.size,
+									 &length);
 	if (st != BC_OK)
 		bloom_component_error(st, "CompressionInfo.db", version, info_path, 0);
-	return (uint64) ci.data_length;
+	return (uint64) length;
 }
 
 /* the chunk buffers of a compressed Data.db, in the caller's context */

@@ -66,3 +66,9 @@ bc_partition_sizes_end(bc_partition_sizes *z, bc_partition *out, int *got)
 	*got = 1;
 	z->count = 0;
 }
+
+void
+bc_partition_sizes_unknown_end(bc_partition_sizes *z)
+{
+	z->data_length = UINT64_MAX;
+}

@@ -64,4 +64,12 @@ bc_status	bc_partition_sizes_add(bc_partition_sizes *z, const uint8_t *key, size
  * the data's end; *got = 0 when there was none. */
 void		bc_partition_sizes_end(bc_partition_sizes *z, bc_partition *out, int *got);
 
+/*
+ * For a reader that keeps going where the positions pass the data's end
+ * (bloomcass-load): from now on the end is unknown, positions are checked
+ * only to increase, and the last partition's size is unknown too (the
+ * caller, which called this, stores none).
+ */
+void		bc_partition_sizes_unknown_end(bc_partition_sizes *z);
+
 #endif							/* BC_PARTITION_SIZES_H */
