@@ -1,7 +1,8 @@
 # bloomcass - Cassandra-identical bloom filters for PostgreSQL
 #
 #   make / make install          build and install the extension (PGXS)
-#   make installcheck            pg_regress against a running server
+#   make installcheck            pg_regress against a running server, as a superuser
+#                                role of your user name (doc/testing.md)
 #   make dist                    the PGXN archive, build/dist/bloomcass-<version>.zip
 #   make unittest                core unit tests (-Wall -Wextra -Werror)
 #   make unittest-sanitize       the same under AddressSanitizer + UBSan

@@ -189,4 +189,15 @@ txn_sstables $tc live live
 	printf 'REMOVE:[%s/caf\xe9/nb-1-big,1700000000000,8][0]\n' "$txn_v"
 } >"$dest/txn/ks/$tc/$txn_log"
 
+# --- import: Filter.db files bloom_import_file refuses ---
+# (sql/21_files.sql) import/<case>/nb-1-big-Filter.db: a good copy, one cut
+# to 16 of its 24 bytes (header and one of its two words), an empty one,
+# and a folder of that name
+I=$L/nb/legacy_tables/legacy_nb_clust/nb-1-big-Filter.db
+mkdir -p "$dest/import/good" "$dest/import/truncated" "$dest/import/empty" \
+	"$dest/import/folder/nb-1-big-Filter.db"
+cp -- "$I" "$dest/import/good/nb-1-big-Filter.db"
+head -c 16 -- "$I" >"$dest/import/truncated/nb-1-big-Filter.db"
+: >"$dest/import/empty/nb-1-big-Filter.db"
+
 chmod -R a+rX "$dest"
