@@ -104,6 +104,9 @@ typedef struct sized
 {
 	uint64_t	partitions;
 	uint64_t	keys_at_position;	/* Data.db has the key at the position */
+	uint64_t	end;			/* of the last partition: position + size */
+	uint64_t	chained;		/* partitions that start where the one
+								 * before ends */
 	int64_t    *counts;			/* per bucket of Statistics.db's histogram */
 	bc_statistics st;
 	uint8_t    *stats;
@@ -122,6 +125,9 @@ sized_add(sized *z, const bc_partition *p)
 {
 	size_t		got = 0;
 
+	if (z->partitions == 0 ? p->position == 0 : p->position == z->end)
+		z->chained++;
+	z->end = p->position + p->size;
 	z->partitions++;
 	if (z->counts != NULL)
 		z->counts[bucket_of(&z->st, p->size)]++;
@@ -273,6 +279,8 @@ size_big(const char *dir, const char *desc, const char *version, sized *z, const
 		  "%s: %llu partitions, %llu keys, %llu keys at their position", what,
 		  (unsigned long long) z->partitions, (unsigned long long) n,
 		  (unsigned long long) z->keys_at_position);
+	CHECK(z->chained == n && z->end == bc_data_length(&b.dr),
+		  "%s: sizes from 0 to the data's end", what);
 	big_close(&b);
 	return 0;
 }
@@ -343,6 +351,8 @@ size_trie(const char *dir, const char *desc, const char *version, sized *z, cons
 		  "%s: %llu partitions, %llu keys, %llu keys at their position", what,
 		  (unsigned long long) z->partitions, (unsigned long long) keys,
 		  (unsigned long long) z->keys_at_position);
+	CHECK(z->chained == keys && z->end == bc_data_length(&s.dr),
+		  "%s: sizes from 0 to the data's end", what);
 	unit_trie_close(&s);
 	return 0;
 }
