@@ -55,6 +55,7 @@ CORE_SRCS = \
 	src/core/bc_lookup.c \
 	src/core/bc_murmur3.c \
 	src/core/bc_open_posix.c \
+	src/core/bc_partition_sizes.c \
 	src/core/bc_partitioner.c \
 	src/core/bc_partitions.c \
 	src/core/bc_sizing.c \
@@ -137,6 +138,7 @@ REGRESS = \
 	24_datastax \
 	25_cassandra60 \
 	26_folder_extras \
+	27_partitions \
 	28_identity \
 	30_contains_each
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress

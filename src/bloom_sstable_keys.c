@@ -3,7 +3,11 @@
  * of an SSTable on the server, read from its Index.db (BIG), or from the
  * leaves of its Partitions.db trie and each key whole from Rows.db or
  * Data.db (trie-indexed: BTI da, DataStax bb, ScyllaDB ms and mt; the
- * core's bc_trie_keys, bloom_sstable_open.c).
+ * core's bc_trie_keys, bloom_sstable_open.c); and
+ * cassandra_sstable_partitions(path): the same keys with each partition's
+ * position and size in the uncompressed Data.db (the core's
+ * bc_partition_sizes: a partition is returned when the next one's position
+ * is known, the last one sized to the end of the data).
  *
  * Index.db files reach gigabytes, so the file is read in pieces of
  * KEYS_PIECE bytes through the core's cursor and the keys are returned one
@@ -24,7 +28,10 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
+#include "access/htup_details.h"
+
 #include "bc_index.h"
+#include "bc_partition_sizes.h"
 #include "bc_sstable_name.h"
 #include "bc_status.h"
 #include "bloom_sstable_open.h"
@@ -40,6 +47,7 @@ typedef struct SSTableKeysState
 	BloomFile	file;
 	bool		open;			/* file is open */
 	bool		eof;			/* the last piece has been fed */
+	bool		done;			/* the last key has been returned */
 	int64		offset;			/* of the next piece */
 	uint64		keys;			/* returned so far */
 	char	   *version;
@@ -48,6 +56,8 @@ typedef struct SSTableKeysState
 	size_t		piece_len;
 	bc_index_cursor cursor;
 	bc_key_order order;			/* Index.db's keys in the partitioner's order */
+	bc_partition_sizes *sizes;	/* cassandra_sstable_partitions's */
+	TupleDesc	tupdesc;
 } SSTableKeysState;
 
 static void
@@ -71,7 +81,7 @@ close_index_callback(Datum arg)
 }
 
 static SSTableKeysState *
-sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo)
+sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo, bool sized)
 {
 	SSTableKeysState *s;
 	char	   *path;
@@ -84,6 +94,8 @@ sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo)
 
 	s = (SSTableKeysState *) palloc0(sizeof(SSTableKeysState));
 	bloom_sstable_of_path(path, &prefix, &s->version, &format);
+	if (sized)
+		s->sizes = (bc_partition_sizes *) palloc(sizeof(bc_partition_sizes));
 
 	st = bc_index_init(&s->cursor, s->version, strlen(s->version));
 	if (st == BC_OK && format == BC_SSTABLE_BTI)
@@ -105,6 +117,8 @@ sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo)
 							   (bc_trie_frame *) palloc(sizeof(bc_trie_frame) * cap), cap);
 		if (st != BC_OK)
 			bloom_trie_error(s->trie, st, 0);
+		if (sized)
+			bc_partition_sizes_init(s->sizes, bc_data_length(&s->trie->data));
 		return s;
 	}
 	s->index_path = bloom_file_path(psprintf("%s-Index.db", prefix));
@@ -117,6 +131,8 @@ sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo)
 	 */
 	bc_key_order_init(&s->order, bloom_sstable_order(prefix, s->version), bloom_md5);
 	bc_index_set_order(&s->cursor, &s->order);
+	if (sized)
+		bc_partition_sizes_init(s->sizes, bloom_sstable_data_length(prefix, s->version));
 
 	RegisterExprContextCallback(rsinfo->econtext, close_index_callback, PointerGetDatum(s));
 	bloom_file_open(&s->file, s->index_path, NULL);
@@ -127,50 +143,56 @@ sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo)
 	return s;
 }
 
-/* cassandra_sstable_keys(path text) RETURNS SETOF bytea */
-PG_FUNCTION_INFO_V1(cassandra_sstable_keys);
-Datum
-cassandra_sstable_keys(PG_FUNCTION_ARGS)
+/* the end of the scan: files closed, the callback gone */
+static void
+sstable_keys_done(SSTableKeysState *s, ReturnSetInfo *rsinfo)
 {
-	FuncCallContext *funcctx;
-	SSTableKeysState *s;
-	ReturnSetInfo *rsinfo;
+	close_index(s);
+	UnregisterExprContextCallback(rsinfo->econtext, close_index_callback, PointerGetDatum(s));
+}
+
+/*
+ * The next key in the SSTable's order and its partition's Data.db position
+ * (when position is not NULL): false at the end, with the files closed.
+ * *component names the component the position comes from.
+ */
+static bool
+sstable_keys_next(SSTableKeysState *s, ReturnSetInfo *rsinfo, const uint8 **key, size_t *len,
+				  uint64 *position, const char **component)
+{
 	bc_index_entry e;
 	bc_status	st;
 	int			got;
 
-	if (SRF_IS_FIRSTCALL())
-	{
-		MemoryContext oldcontext;
-
-		funcctx = SRF_FIRSTCALL_INIT();
-		oldcontext = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
-		funcctx->user_fctx = sstable_keys_start(fcinfo, (ReturnSetInfo *) fcinfo->resultinfo);
-		MemoryContextSwitchTo(oldcontext);
-	}
-	funcctx = SRF_PERCALL_SETUP();
-	s = (SSTableKeysState *) funcctx->user_fctx;
-	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-
 	CHECK_FOR_INTERRUPTS();
+	if (s->done)
+		return false;
 	if (s->trie)
 	{
-		const uint8_t *key;
-		size_t		len;
-		int			done;
+		int			done,
+					from_rows;
 
-		st = bc_trie_keys_next(&s->trie_keys, &key, &len, &done);
+		st = bc_trie_keys_next(&s->trie_keys, key, len, &done);
 		if (st != BC_OK)
 			bloom_trie_error(s->trie, st, s->keys);
 		if (!done)
 		{
+			if (position != NULL)
+			{
+				st = bc_trie_keys_position(&s->trie_keys, position, &from_rows);
+				*component = from_rows ? "Rows.db" : "Partitions.db";
+				if (st == BC_ERR_PARTITION_POSITION)
+					bloom_components_error(st, s->version, s->trie->comps, 3, *component, s->keys);
+				if (st != BC_OK)
+					bloom_trie_error(s->trie, st, s->keys);
+			}
 			s->keys++;
-			SRF_RETURN_NEXT(funcctx, PointerGetDatum(bloom_bytea(key, len)));
+			return true;
 		}
 		bc_trie_keys_finish(&s->trie_keys);
-		close_index(s);
-		UnregisterExprContextCallback(rsinfo->econtext, close_index_callback, PointerGetDatum(s));
-		SRF_RETURN_DONE(funcctx);
+		sstable_keys_done(s, rsinfo);
+		s->done = true;
+		return false;
 	}
 	for (;;)
 	{
@@ -182,7 +204,14 @@ cassandra_sstable_keys(PG_FUNCTION_ARGS)
 		if (got)
 		{
 			s->keys++;
-			SRF_RETURN_NEXT(funcctx, PointerGetDatum(bloom_bytea(e.key, e.key_len)));
+			*key = e.key;
+			*len = e.key_len;
+			if (position != NULL)
+			{
+				*position = (uint64) e.position;
+				*component = "Index.db";
+			}
+			return true;
 		}
 		if (s->eof)
 			break;
@@ -199,10 +228,105 @@ cassandra_sstable_keys(PG_FUNCTION_ARGS)
 			bloom_component_error(st, "Index.db", s->version, s->index_path, s->keys);
 	}
 
-	close_index(s);
-	UnregisterExprContextCallback(rsinfo->econtext, close_index_callback, PointerGetDatum(s));
+	sstable_keys_done(s, rsinfo);
+	s->done = true;
 	st = bc_index_finish(&s->cursor);
 	if (st != BC_OK)
 		bloom_component_error(st, "Index.db", s->version, s->index_path, s->keys);
+	return false;
+}
+
+/* cassandra_sstable_keys(path text) RETURNS SETOF bytea */
+PG_FUNCTION_INFO_V1(cassandra_sstable_keys);
+Datum
+cassandra_sstable_keys(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *funcctx;
+	SSTableKeysState *s;
+	const uint8 *key;
+	size_t		len;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		MemoryContext oldcontext;
+
+		funcctx = SRF_FIRSTCALL_INIT();
+		oldcontext = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		funcctx->user_fctx = sstable_keys_start(fcinfo, (ReturnSetInfo *) fcinfo->resultinfo,
+												false);
+		MemoryContextSwitchTo(oldcontext);
+	}
+	funcctx = SRF_PERCALL_SETUP();
+	s = (SSTableKeysState *) funcctx->user_fctx;
+	if (sstable_keys_next(s, (ReturnSetInfo *) fcinfo->resultinfo, &key, &len, NULL, NULL))
+		SRF_RETURN_NEXT(funcctx, PointerGetDatum(bloom_bytea(key, len)));
+	SRF_RETURN_DONE(funcctx);
+}
+
+/* a partition as a row (key bytea, position bigint, size bigint) */
+static Datum
+partition_row(SSTableKeysState *s, const bc_partition *p)
+{
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+
+	values[0] = PointerGetDatum(bloom_bytea(p->key, p->key_len));
+	values[1] = Int64GetDatum((int64) p->position);
+	values[2] = Int64GetDatum((int64) p->size);
+	return HeapTupleGetDatum(heap_form_tuple(s->tupdesc, values, nulls));
+}
+
+/*
+ * cassandra_sstable_partitions(path text)
+ *   RETURNS TABLE(key bytea, position bigint, size bigint)
+ */
+PG_FUNCTION_INFO_V1(cassandra_sstable_partitions);
+Datum
+cassandra_sstable_partitions(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *funcctx;
+	SSTableKeysState *s;
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const uint8 *key;
+	const char *component;
+	size_t		len;
+	uint64		position;
+	bc_partition p;
+	int			got;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		MemoryContext oldcontext;
+		TupleDesc	tupdesc;
+
+		funcctx = SRF_FIRSTCALL_INIT();
+		oldcontext = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("function returning record called in context that cannot accept type record")));
+		s = sstable_keys_start(fcinfo, rsinfo, true);
+		s->tupdesc = BlessTupleDesc(tupdesc);
+		funcctx->user_fctx = s;
+		MemoryContextSwitchTo(oldcontext);
+	}
+	funcctx = SRF_PERCALL_SETUP();
+	s = (SSTableKeysState *) funcctx->user_fctx;
+	while (sstable_keys_next(s, rsinfo, &key, &len, &position, &component))
+	{
+		bc_status	st = bc_partition_sizes_add(s->sizes, key, len, position, &p, &got);
+
+		if (st != BC_OK)
+		{
+			if (s->trie)
+				bloom_components_error(st, s->version, s->trie->comps, 3, component, s->keys);
+			bloom_component_error(st, "Index.db", s->version, s->index_path, s->keys);
+		}
+		if (got)
+			SRF_RETURN_NEXT(funcctx, partition_row(s, &p));
+	}
+	bc_partition_sizes_end(s->sizes, &p, &got);
+	if (got)
+		SRF_RETURN_NEXT(funcctx, partition_row(s, &p));
 	SRF_RETURN_DONE(funcctx);
 }

@@ -116,6 +116,25 @@ bloom_md5(const void *data, size_t len, uint8_t out[16])
 				 errmsg("could not compute an MD5 hash: %s", errstr ? errstr : "unknown error")));
 }
 
+uint64
+bloom_sstable_data_length(const char *prefix, const char *version)
+{
+	BloomComponent data;
+	char	   *info_path;
+	size_t		info_len;
+	uint8	   *info = read_component(prefix, "CompressionInfo.db", &info_len, &info_path);
+	uint64_t	length;
+	bc_status	st;
+
+	bloom_component_open(prefix, "Data.db", false, &data);
+	bloom_component_close(&data);
+	st = bc_data_uncompressed_length(version, strlen(version), info, info_len, data.reader.size,
+									 &length);
+	if (st != BC_OK)
+		bloom_component_error(st, "CompressionInfo.db", version, info_path, 0);
+	return (uint64) length;
+}
+
 /* the chunk buffers of a compressed Data.db, in the caller's context */
 static void *
 data_alloc(void *arg, size_t size)

@@ -57,6 +57,13 @@ extern BLOOM_INTERNAL bc_partitioner bloom_sstable_partitioner(const char *prefi
  */
 extern BLOOM_INTERNAL bc_partitioner bloom_sstable_order(const char *prefix, const char *version);
 
+/*
+ * The length of the SSTable's uncompressed Data.db: CompressionInfo.db's
+ * data length, or Data.db's size when it has none.  An ERROR when Data.db
+ * cannot be opened or CompressionInfo.db does not parse.
+ */
+extern BLOOM_INTERNAL uint64 bloom_sstable_data_length(const char *prefix, const char *version);
+
 /* RandomPartitioner's tokens: the server's MD5 (a bc_md5_fn) */
 extern BLOOM_INTERNAL void bloom_md5(const void *data, size_t len, uint8_t out[16]);
 

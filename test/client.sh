@@ -150,10 +150,60 @@ expect "sstables: --keys loads the keys of the 6 trie-indexed SSTables (74 keys)
 	WHERE f.label = 'n1' AND f.format = 'bti'")" "6 74"
 expect "sstables: keys were loaded" "$(q -c "SELECT count(*) > 1000 FROM cassandra_sstable_files_keys WHERE label = 'n1'")" t
 echo "    ($n_rows loaded, $n_failed failed; $(summary_of "$T/sst.log"))"
+# rows of LABEL (in table $2, keys in $2_keys) whose loaded positions and
+# sizes are not cassandra_sstable_partitions' (keys are unique in an SSTable)
+partitions_differ() {
+	q -c "SELECT count(*) FROM ${2:-cassandra_sstable_files} f
+	      WHERE label = '$1' AND partitions IS NOT NULL
+	        AND ('Index.db' = ANY (components) OR 'Partitions.db' = ANY (components))
+	        AND CASE WHEN NOT EXISTS (SELECT FROM ${2:-cassandra_sstable_files}_keys x
+	                                  WHERE x.label = '$1' AND x.path = f.path AND x.size IS NULL)
+	            THEN (SELECT array_agg(row(p.key, p.position, p.size) ORDER BY p.key)
+	                  FROM cassandra_sstable_partitions(f.path) p)
+	                 IS DISTINCT FROM
+	                 (SELECT array_agg(row(x.key, x.position, x.size) ORDER BY x.key)
+	                  FROM ${2:-cassandra_sstable_files}_keys x WHERE x.label = '$1' AND x.path = f.path)
+	            END"
+}
+expect "sstables: --keys loads each key's position and size (cassandra_sstable_partitions)" \
+	"$(partitions_differ n1)" 0
+# the 2 SSTables whose compressed Data.db lacks its CompressionInfo.db (TOC.txt
+# lists it): their Index.db positions pass the end of Data.db, the end of
+# their data is unknown: their last partition's size alone is NULL, said why
+expect "sstables: a position for every key, a size for all but the last keys of 2 SSTables" \
+	"$(q -c "SELECT count(*) FILTER (WHERE position IS NULL) || ' ' || string_agg(regexp_replace(path, '^.*/', '') || ':' || encode(key, 'escape'), ' ' ORDER BY path) FILTER (WHERE size IS NULL) FROM cassandra_sstable_files_keys WHERE label = 'n1'")" \
+	"0 na-1-big:4 na-2-big:4"
+expect "sstables: the 2 SSTables whose Index.db passes the end of Data.db load, said why" \
+	"$(grep -c 'table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0/na-[12]-big: Index.db: a partition.s position passes the end of the uncompressed Data.db ([0-9]* bytes): the last partition.s size is left NULL$' "$T/sst.log")" 2
 
 # --- DataStax's trie-indexed versions aa .. cc -------------------------------
 run "$T/dsx.log" --label dx --keys "$DSX"
 expect "datastax: exit status 0" "$RC" 0
+expect "datastax: --keys loads each key's position and size (cassandra_sstable_partitions)" \
+	"$(partitions_differ dx)" 0
+
+# --- a keys table made by 1.5: no position and size columns ----------------
+# its keys keep loading alone, with a notice; once the columns are added
+# (ALTER TABLE), loads fill them
+q -c "CREATE TABLE old15 (LIKE cassandra_sstable_files INCLUDING ALL)" \
+	-c "CREATE TABLE old15_keys (label text NOT NULL, path text NOT NULL, key bytea NOT NULL)" \
+	-c "GRANT SELECT, INSERT, DELETE ON old15, old15_keys TO loader"
+run "$T/old15.log" --table old15 --label o1 --keys "$DSX"
+expect "1.5 keys table: exit status 0" "$RC" 0
+expect "1.5 keys table: the keys load alone, with a notice" \
+	"$(grep -c '"old15_keys" has no position and size columns: loading its keys alone' "$T/old15.log")" 1
+expect "1.5 keys table: cassandra_sstable_keys' keys" "$(q -c "
+	SELECT count(*) || ' ' || count(*) FILTER (WHERE
+	       (SELECT array_agg(k ORDER BY k) FROM cassandra_sstable_keys(f.path) k)
+	       IS DISTINCT FROM
+	       (SELECT array_agg(key ORDER BY key) FROM old15_keys x WHERE x.label = 'o1' AND x.path = f.path))
+	FROM old15 f WHERE label = 'o1'")" "18 0"
+q -c "ALTER TABLE old15_keys ADD COLUMN position bigint, ADD COLUMN size bigint"
+run "$T/old15b.log" --table old15 --label o2 --keys "$DSX"
+expect "1.5 keys table with the columns added: exit status 0, no notice" \
+	"$RC $(grep -c 'no position and size columns' "$T/old15b.log")" "0 0"
+expect "1.5 keys table with the columns added: position and size loaded" \
+	"$(q -c "SELECT count(*) FROM old15 WHERE label = 'o2'") $(partitions_differ o2 old15)" "18 0"
 expect "datastax: rows equal cassandra_sstables() column by column" "$(compare dx "$DSX" '^$')" ""
 expect "datastax: bloom_export(filter, version) is the bytes of every Filter.db" "$(filter_bytes_differ dx)" 0
 expect "datastax: the 18 SSTables of 8 versions, every fact read, with their 86 keys" "$(q -c "

@@ -102,6 +102,14 @@ copy_sstable "$BB" "$C/chunk-data-2p30/bb-1-bti"
 poke "$dest/$C/chunk-data-2p30/bb-1-bti-CompressionInfo.db" 19 40 00 00 00
 poke "$dest/$C/chunk-data-2p30/bb-1-bti-CompressionInfo.db" 27 00 00 00 00 40 00 00 00
 
+# --- partitions: Index.db positions against Data.db ---
+# (sql/27_partitions.sql)
+# an uncompressed Data.db cut to 10 bytes: Index.db's positions of the
+# partitions after the first lie past its end
+copy_sstable "$src/cassandra/invalid-legacy-sstables/Keyspace1/Standard1/Keyspace1-Standard1-ic-0" \
+	"partitions/data-cut/Keyspace1-Standard1-ic-0"
+truncate -s 10 "$dest/partitions/data-cut/Keyspace1-Standard1-ic-0-Data.db"
+
 # --- transaction logs ---
 # Logs Cassandra's LogFile.verify fails or warns about, beside copies of
 # nb-1-big, in txn/ks/<case>-<id>/ (sql/23_txn_logs.sql).  Each record's CRC

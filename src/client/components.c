@@ -236,7 +236,7 @@ ld_read_partitions_range(const ld_sstable *s, blob *first, blob *last)
 /* what ld_walk_index's caller gave, for the core's callback */
 typedef struct index_keys
 {
-	int			(*fn) (void *arg, const uint8_t *key, size_t len);
+	ld_key_fn	fn;
 	void	   *arg;
 } index_keys;
 
@@ -245,7 +245,7 @@ index_key(void *arg, const bc_index_entry *e)
 {
 	index_keys *k = arg;
 
-	return k->fn(k->arg, e->key, e->key_len);
+	return k->fn(k->arg, e->key, e->key_len, (uint64_t) e->position);
 }
 
 /*
@@ -254,8 +254,7 @@ index_key(void *arg, const bc_index_entry *e)
  */
 int
 ld_walk_index(const ld_sstable *s, const uint8_t *partitioner, size_t partitioner_len,
-			  int (*fn) (void *arg, const uint8_t *key, size_t len),
-			  void *arg, blob *first, blob *last)
+			  ld_key_fn fn, void *arg, blob *first, blob *last)
 {
 	ld_file		f;
 	bc_reader	r;
@@ -290,6 +289,29 @@ ld_walk_index(const ld_sstable *s, const uint8_t *partitioner, size_t partitione
 	return close_component(s, "Index.db", &f, rc);
 }
 
+int
+ld_data_length(const ld_sstable *s, uint64_t *length)
+{
+	blob		info;
+	int64_t		size = ld_component_size(s, "Data.db");
+	bc_status	rc;
+
+	if (size < 0)
+	{
+		ld_error("%s: cannot read Data.db", s->prefix);
+		return 0;
+	}
+	if (!ld_read_component(s, "CompressionInfo.db", LD_MAX_SMALL_BYTES, &info))
+		return 0;
+	rc = bc_data_uncompressed_length(s->version, strlen(s->version),
+									 info.present ? info.data : NULL, info.len,
+									 (uint64_t) size, length);
+	free(info.data);
+	if (rc != BC_OK)
+		ld_error("%s: CompressionInfo.db: %s", s->prefix, bc_status_message(rc));
+	return rc == BC_OK;
+}
+
 /* the chunk buffers of a compressed Data.db */
 static void *
 data_alloc(void *arg, size_t size)
@@ -308,7 +330,7 @@ data_alloc(void *arg, size_t size)
  */
 int
 ld_walk_trie_keys(const ld_sstable *s, const uint8_t *partitioner, size_t partitioner_len,
-				  int (*fn) (void *arg, const uint8_t *key, size_t len), void *arg)
+				  ld_key_fn fn, void *arg)
 {
 	ld_file		fp,
 				fr,
@@ -375,12 +397,17 @@ ld_walk_trie_keys(const ld_sstable *s, const uint8_t *partitioner, size_t partit
 	{
 		const uint8_t *key;
 		size_t		len;
-		int			done;
+		uint64_t	position;
+		int			done,
+					from_rows;
 
 		rc = bc_trie_keys_next(k, &key, &len, &done);
 		if (rc != BC_OK || done)
 			break;
-		if (fn(arg, key, len))
+		/* its partition's Data.db position, from the leaf or Rows.db */
+		if ((rc = bc_trie_keys_position(k, &position, &from_rows)) != BC_OK)
+			break;
+		if (fn(arg, key, len, position))
 		{
 			rc = BC_ERR_STOPPED;
 			break;

@@ -159,6 +159,16 @@ ld_put_i16(ld_copy *c, int16_t v)
 	put(c, b, 2);
 }
 
+/* a bigint field: its length, then the value */
+void
+ld_put_bigint(ld_copy *c, int64_t v)
+{
+	uint8_t		b[8];
+
+	bc_put_be64(b, (uint64_t) v);
+	ld_put_bytes(c, b, 8, 1);
+}
+
 void
 ld_put_i32(ld_copy *c, int32_t v)
 {

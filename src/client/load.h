@@ -184,15 +184,20 @@ int			ld_read_partitions_range(const ld_sstable *s, blob *first, blob *last);
  * names, NULL for none): the keys are checked in its order, as
  * cassandra_sstable_keys checks them (not RandomPartitioner's: no MD5
  * here) */
+/* a key and its partition's position in the uncompressed Data.db */
+typedef int (*ld_key_fn) (void *arg, const uint8_t *key, size_t len, uint64_t position);
+
 int			ld_walk_index(const ld_sstable *s, const uint8_t *partitioner, size_t partitioner_len,
-						  int (*fn) (void *arg, const uint8_t *key, size_t len),
-						  void *arg, blob *first, blob *last);
+						  ld_key_fn fn, void *arg, blob *first, blob *last);
 
 /* every key of a trie-indexed SSTable in token order, fn as for
  * ld_walk_index; partitioner: the class Statistics.db names */
 int			ld_walk_trie_keys(const ld_sstable *s, const uint8_t *partitioner,
-							  size_t partitioner_len,
-							  int (*fn) (void *arg, const uint8_t *key, size_t len), void *arg);
+							  size_t partitioner_len, ld_key_fn fn, void *arg);
+
+/* the length of the uncompressed Data.db (CompressionInfo.db's, or
+ * Data.db's size); 0 after an error, reported */
+int			ld_data_length(const ld_sstable *s, uint64_t *length);
 
 /* copy.c: the binary COPY of a load, and server errors */
 typedef struct ld_copy
@@ -218,6 +223,7 @@ void		ld_put_i16(ld_copy *c, int16_t v);
 void		ld_put_i32(ld_copy *c, int32_t v);
 void		ld_put_bytes(ld_copy *c, const void *p, size_t n, int present);
 void		ld_put_text(ld_copy *c, const char *s);
+void		ld_put_bigint(ld_copy *c, int64_t v);
 
 /* params.c: the parameters of a statement, in binary format, as
  * PQexecPrepared takes them; values point into the caller's memory (large
@@ -293,6 +299,7 @@ char	   *ld_quote_name(PGconn *conn, const char *name, const char *suffix);
  * filter_db bytea */
 int			ld_tables_prepare(PGconn *conn, const ld_options *o, const char *table,
 							  const char *keys_table, int *has_filter_db, int *fatal);
+int			ld_keys_table_sized(PGconn *conn, const char *keys_table, int *fatal);
 
 typedef struct ld_uploader ld_uploader;
 

@@ -246,7 +246,8 @@ create_missing(PGconn *conn, const ld_options *o, const char *table, const char 
 	if (st == STEP_OK && !has_keys && (made || o->keys))
 	{
 		sql = ld_sqlf("CREATE TABLE %s ("
-					  "label text NOT NULL, path text NOT NULL, key bytea NOT NULL)",
+					  "label text NOT NULL, path text NOT NULL, key bytea NOT NULL, "
+					  "position bigint, size bigint)",
 					  keys_table);
 		st = ddl(conn, "creating the keys table", sql, 0, NULL, PGRES_COMMAND_OK, fatal, NULL);
 		free(sql);
@@ -368,4 +369,28 @@ ld_tables_prepare(PGconn *conn, const ld_options *o, const char *table, const ch
 			 table, keys_table, MAX_TRIES);
 	*fatal = EXIT_USAGE;
 	return 0;
+}
+
+/*
+ * Whether the keys table has the position and size columns (made so from
+ * 1.6 on; a table made by 1.5 gets them from ALTER TABLE ... ADD COLUMN
+ * position bigint, ADD COLUMN size bigint, and keeps loading its keys
+ * alone until then): 1 or 0, -1 after an error (reported).
+ */
+int
+ld_keys_table_sized(PGconn *conn, const char *keys_table, int *fatal)
+{
+	const char *params[1] = {keys_table};
+	PGresult   *r;
+	int			n;
+
+	if (ddl(conn, "looking at the keys table's columns",
+			"SELECT count(*) FROM pg_catalog.pg_attribute "
+			"WHERE attrelid = $1::regclass AND attname IN ('position', 'size') "
+			"AND attnum > 0 AND NOT attisdropped",
+			1, params, PGRES_TUPLES_OK, fatal, &r) != STEP_OK)
+		return -1;
+	n = atoi(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return n == 2;
 }

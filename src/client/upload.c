@@ -61,6 +61,7 @@
 #include "bc_codec.h"
 #include "bc_filter.h"
 #include "bc_index.h"
+#include "bc_partition_sizes.h"
 #include "bc_sstable_name.h"
 #include "bc_statistics.h"
 #include "bc_status.h"
@@ -89,6 +90,7 @@ struct ld_uploader
 	char	   *delete_sql;
 	char	   *delete_keys_sql;
 	char	   *copy_keys_sql;
+	bc_partition_sizes *sizes;	/* --keys into a table with position, size */
 	ld_copy		copy;			/* the binary COPY in progress */
 	ld_params	params;			/* the row of the INSERT */
 };
@@ -172,6 +174,19 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 
 	if (!ld_tables_prepare(conn, o, u->table, u->keys_table, &has_filter_db, fatal))
 		return NULL;
+	if (o->keys)
+	{
+		int			sized = ld_keys_table_sized(conn, u->keys_table, fatal);
+
+		if (sized < 0)
+			return NULL;
+		if (sized)
+			u->sizes = ld_xmalloc(sizeof(bc_partition_sizes));
+		else if (!o->quiet)
+			ld_info("%s has no position and size columns: loading its keys alone "
+					"(ALTER TABLE %s ADD COLUMN position bigint, ADD COLUMN size bigint "
+					"loads them too)", u->keys_table, u->keys_table);
+	}
 
 	/* what this label has loaded */
 	sql = ld_sqlf("SELECT path, coalesce(data_db_bytes, -1), "
@@ -204,7 +219,9 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 							"ELSE modified = to_timestamp($4::bigint) END AND "
 							"(NOT $5::boolean OR keys_loaded IS TRUE))", u->table);
 	u->delete_keys_sql = ld_sqlf("DELETE FROM %s WHERE label = $1 AND path = $2", u->keys_table);
-	u->copy_keys_sql = ld_sqlf("COPY %s (label, path, key) FROM STDIN (FORMAT binary)", u->keys_table);
+	u->copy_keys_sql = ld_sqlf(u->sizes ?
+							   "COPY %s (label, path, key, position, size) FROM STDIN (FORMAT binary)" :
+							   "COPY %s (label, path, key) FROM STDIN (FORMAT binary)", u->keys_table);
 	u->insert_sql = ld_sqlf(
 						 "INSERT INTO %s (label, path, keyspace, table_name, version, generation, "
 						 "format, state, snapshot, components, filter, partitioner, fp_chance, "
@@ -267,6 +284,7 @@ ld_upload_end(ld_uploader *u)
 	free(u->delete_sql);
 	free(u->delete_keys_sql);
 	free(u->copy_keys_sql);
+	free(u->sizes);
 	ld_copy_free(&u->copy);
 	ld_params_reset(&u->params);
 	free(u);
@@ -277,19 +295,69 @@ typedef struct key_sink
 	ld_uploader *u;
 	const ld_sstable *s;
 	uint64_t	count;
+	int			trie;
+	int			unknown_end;	/* positions passed the data's end */
 } key_sink;
 
+/* a row of the keys table: with its position and size when sized */
 static int
-key_row(void *arg, const uint8_t *key, size_t len)
+put_key_row(key_sink *k, const uint8_t *key, size_t len, const bc_partition *p)
 {
-	key_sink   *k = arg;
-
-	ld_put_i16(&k->u->copy, 3);
+	ld_put_i16(&k->u->copy, p ? 5 : 3);
 	ld_put_text(&k->u->copy, k->u->o->label);
 	ld_put_text(&k->u->copy, k->s->prefix);
 	ld_put_bytes(&k->u->copy, key, len, 1);
+	if (p)
+	{
+		ld_put_bigint(&k->u->copy, (int64_t) p->position);
+		if (p->size == UINT64_MAX)
+			ld_put_bytes(&k->u->copy, NULL, 0, 0);
+		else
+			ld_put_bigint(&k->u->copy, (int64_t) p->size);
+	}
 	k->count++;
 	return k->u->copy.failed;
+}
+
+/*
+ * A key of the walk (ld_key_fn): written at once, or, with position and
+ * size, when the next one's position gives its size (the core's
+ * bc_partition_sizes, as cassandra_sstable_partitions)
+ */
+static int
+key_row(void *arg, const uint8_t *key, size_t len, uint64_t position)
+{
+	key_sink   *k = arg;
+	bc_partition p;
+	int			got;
+	bc_status	st;
+
+	if (k->u->sizes == NULL)
+		return put_key_row(k, key, len, NULL);
+	st = bc_partition_sizes_add(k->u->sizes, key, len, position, &p, &got);
+	if (st == BC_ERR_PARTITION_POSITION && !k->unknown_end && position > k->u->sizes->data_length)
+	{
+		/*
+		 * The index goes past the end of the data (a compressed Data.db
+		 * without its CompressionInfo.db, or one cut short): the sizes
+		 * between positions stand, the end is unknown; the keys load, the
+		 * last size NULL, as cassandra_sstable_partitions would refuse.
+		 */
+		ld_error("%s: %s: a partition's position passes the end of the uncompressed Data.db "
+				 "(%llu bytes): the last partition's size is left NULL", k->s->prefix,
+				 k->trie ? "Partitions.db" : "Index.db",
+				 (unsigned long long) k->u->sizes->data_length);
+		k->unknown_end = 1;
+		bc_partition_sizes_unknown_end(k->u->sizes);
+		st = bc_partition_sizes_add(k->u->sizes, key, len, position, &p, &got);
+	}
+	if (st != BC_OK)
+	{
+		ld_error("%s: %s: %s", k->s->prefix, k->trie ? "Partitions.db" : "Index.db",
+				 bc_status_message(st));
+		return 1;
+	}
+	return got ? put_key_row(k, p.key, p.key_len, &p) : 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -498,12 +566,31 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 		goto fail;
 	if (keys)
 	{
-		key_sink	sink = {u, s, 0};
+		key_sink	sink = {u, s, 0, trie, 0};
+		uint64_t	data_length = 0;
+		bc_partition p;
+		int			got = 0;
 
+		if (u->sizes != NULL)
+		{
+			if (!ld_data_length(s, &data_length))
+				goto fail;
+			bc_partition_sizes_init(u->sizes, data_length);
+		}
 		if (!ld_copy_start(&u->copy, u->copy_keys_sql, s->prefix, fatal))
 			goto fail;
 		if (trie ? !ld_walk_trie_keys(s, partitioner, partitioner_len, key_row, &sink) :
 			!ld_walk_index(s, partitioner, partitioner_len, key_row, &sink, NULL, NULL))
+		{
+			ld_copy_abort(&u->copy, s->prefix, fatal);
+			goto fail;
+		}
+		/* the last partition, sized to the end of the data */
+		if (u->sizes != NULL)
+			bc_partition_sizes_end(u->sizes, &p, &got);
+		if (got && sink.unknown_end)
+			p.size = UINT64_MAX;	/* NULL */
+		if (got && put_key_row(&sink, p.key, p.key_len, &p))
 		{
 			ld_copy_abort(&u->copy, s->prefix, fatal);
 			goto fail;

@@ -154,6 +154,22 @@ bc_data_reader_open(bc_data_reader *dr, bc_compression_info *ci, const bc_reader
 							   b + ci->dictionary_len + chunk_len, bufsize);
 }
 
+bc_status
+bc_data_uncompressed_length(const char *version, size_t version_len, const uint8_t *info,
+							size_t info_len, uint64_t data_size, uint64_t *length)
+{
+	bc_compression_info ci;
+	bc_status	st;
+
+	*length = data_size;
+	if (info == NULL)
+		return BC_OK;
+	st = bc_compression_parse(version, version_len, info, info_len, data_size, &ci);
+	if (st == BC_OK)
+		*length = (uint64_t) ci.data_length;
+	return st;
+}
+
 uint64_t
 bc_data_length(const bc_data_reader *dr)
 {

@@ -72,6 +72,15 @@ bc_status	bc_data_reader_open(bc_data_reader *dr, bc_compression_info *ci,
 								void *(*alloc) (void *arg, size_t size), void *arg,
 								void **block, int *in_info);
 
+/*
+ * The uncompressed length of a Data.db of data_size bytes: the data length
+ * of its CompressionInfo.db (info, info_len; NULL when it has none, then
+ * data_size), parsed by bc_compression_parse, whose statuses it returns.
+ */
+bc_status	bc_data_uncompressed_length(const char *version, size_t version_len,
+										const uint8_t *info, size_t info_len,
+										uint64_t data_size, uint64_t *length);
+
 /* the uncompressed Data.db's length */
 uint64_t	bc_data_length(const bc_data_reader *dr);
 

@@ -22,6 +22,10 @@ typedef struct bc_statistics
 	int			has_fp_chance;	/* 1 from ja on: fp_chance is stored */
 	double		fp_chance;		/* bloom_filter_fp_chance, in (0, 1] */
 	int64_t		partitions;		/* total of the partition size histogram */
+	const uint8_t *size_histogram;	/* its size_histogram_n entries, BE64
+									 * offset and BE64 count each
+									 * (EstimatedHistogramSerializer) */
+	uint32_t	size_histogram_n;
 	const uint8_t *key_type;	/* ma and later: partition key type, as
 								 * AbstractType.toString() (may be empty:
 								 * BytesType to Cassandra); else NULL */

@@ -259,6 +259,21 @@ read_histogram(bc_stats_cursor *c, const bc_stats_version *sv, int64_t *total)
 	return BC_OK;
 }
 
+/* the partition size histogram: its count, and where its entries are */
+static bc_status
+read_size_histogram(bc_stats_cursor *c, const bc_stats_version *sv, bc_statistics *out)
+{
+	const uint8_t *start = c->p;
+	bc_status	st = read_histogram(c, sv, &out->partitions);
+
+	if (st == BC_OK)
+	{
+		out->size_histogram_n = bc_get_be32(start);
+		out->size_histogram = start + 4;
+	}
+	return st;
+}
+
 /*
  * StreamingHistogram (tombstone drop times) up to 3.x: BE32 max bin
  * count, BE32 bin count, then per bin a double and a long.  Cassandra's
@@ -326,7 +341,7 @@ bc_stats_parse_legacy(bc_stats_cursor *c, const bc_stats_version *sv,
 	uint32_t	nancestors;
 	bc_status	st;
 
-	if ((st = read_histogram(c, sv, &out->partitions)) != BC_OK ||
+	if ((st = read_size_histogram(c, sv, out)) != BC_OK ||
 		(st = read_histogram(c, sv, &ignored)) != BC_OK ||
 		(st = cur_skip(c, 12)) != BC_OK)
 		return st;
@@ -391,7 +406,7 @@ bc_stats_parse_stats(bc_stats_cursor *c, const bc_stats_version *sv,
 	int64_t		ignored;
 	bc_status	st;
 
-	if ((st = read_histogram(c, sv, &out->partitions)) != BC_OK)
+	if ((st = read_size_histogram(c, sv, out)) != BC_OK)
 		return st;
 	if (sv->kind != BC_SK_TOC)
 		return BC_OK;

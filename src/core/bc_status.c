@@ -148,6 +148,8 @@ bc_status_message(bc_status st)
 			return "a Partitions.db leaf's hash byte does not match the key at its position";
 		case BC_ERR_TRIE_ENCODING:
 			return "ScyllaDB ms encodes partition keys by column type in Partitions.db: no lookup without the table's schema";
+		case BC_ERR_PARTITION_POSITION:
+			return "a partition's position in Data.db is before the previous partition's or past the end of the uncompressed data";
 		case BC_ERR_CQL_TYPE:
 			return "not a Cassandra marshal type string bloomcass knows (a class of org.apache.cassandra.db.marshal with its parameters)";
 		case BC_ERR_CQL_UNSUPPORTED:

@@ -129,6 +129,10 @@ typedef enum bc_status
 	BC_ERR_TRIE_ENCODING,		/* keys encoded by type (ScyllaDB ms): no
 								 * lookup without the schema */
 
+	/* partition positions and sizes (bc_partition_sizes.c) */
+	BC_ERR_PARTITION_POSITION,	/* a partition's Data.db position before the
+								 * previous one's or past the data's end */
+
 	/* CQL key values (bc_cqltype.c, bc_cqlvalue_*.c) */
 	BC_ERR_CQL_TYPE,			/* not a marshal type string bloomcass knows */
 	BC_ERR_CQL_UNSUPPORTED,		/* a real marshal type bloomcass cannot read */

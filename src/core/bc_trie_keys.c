@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bc_murmur3.h"
+#include "bc_private.h"
 #include "bc_trie_keys.h"
 
 /* the token's 8 bytes in a key's form, after its 0x40 */
@@ -409,6 +410,45 @@ bc_trie_keys_next(bc_trie_keys *k, const uint8_t **key, size_t *len, int *done)
 		return keys_fail(k, BC_ERR_TRIE_HASH);
 	*key = k->key;
 	*len = klen;
+	return BC_OK;
+}
+
+/*
+ * The Data.db position of the last key's partition: a leaf holds either
+ * ~position in Data.db, or a Rows.db position where the key (BE16 length
+ * and bytes) is followed by its TrieIndexEntry, whose first field is the
+ * partition's Data.db position as an unsigned vint (Cassandra's
+ * TrieIndexEntry.deserialize: readUnsignedVInt; ScyllaDB's
+ * write_row_index_header writes the same).  A position of 2^63 or more is
+ * a negative long to Cassandra, which no reader seeks to
+ * (RandomAccessReader.seek: "new position should not be negative").
+ */
+bc_status
+bc_trie_keys_position(bc_trie_keys *k, uint64_t *position, int *from_rows)
+{
+	int64_t		leaf = k->payload.position;
+	uint8_t		b[9];
+	int			extra;
+	bc_status	st;
+
+	*position = 0;
+	*from_rows = leaf >= 0;
+	if (k->state != 0 || k->count == 0)
+		return BC_ERR_CURSOR_STATE;
+	if (leaf < 0)
+	{
+		*position = ~(uint64_t) leaf;
+		return BC_OK;
+	}
+	if ((st = read_entry(k->s, leaf, 2 + (uint64_t) k->key_len, b, 1)) != BC_OK)
+		return st;
+	extra = bc_uvint_extra(b[0]);
+	if (extra > 0 &&
+		(st = read_entry(k->s, leaf, 3 + (uint64_t) k->key_len, b + 1, (size_t) extra)) != BC_OK)
+		return st;
+	*position = bc_uvint_decode(b, extra);
+	if (*position > (uint64_t) INT64_MAX)
+		return BC_ERR_PARTITION_POSITION;
 	return BC_OK;
 }
 

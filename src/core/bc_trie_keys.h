@@ -160,6 +160,15 @@ bc_status	bc_trie_keys_init(bc_trie_keys *k, bc_trie_sstable *s,
  * 1 at the end. */
 bc_status	bc_trie_keys_next(bc_trie_keys *k, const uint8_t **key, size_t *len, int *done);
 
+/*
+ * The position in the uncompressed Data.db of the partition of the key
+ * bc_trie_keys_next gave last: the leaf's own, or the one its Rows.db entry
+ * holds after the key (*from_rows set).  BC_ERR_TRIE_POSITION when the
+ * entry runs past Rows.db, BC_ERR_PARTITION_POSITION for one over 2^63 - 1,
+ * BC_ERR_CURSOR_STATE before a key or after the end.
+ */
+bc_status	bc_trie_keys_position(bc_trie_keys *k, uint64_t *position, int *from_rows);
+
 /* The component a status of the readers above concerns: "Data.db" for a
  * key or chunk that cannot be read at a leaf's position, else
  * "Partitions.db". */

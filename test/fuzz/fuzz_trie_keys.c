@@ -202,6 +202,54 @@ typed_status_ok(bc_status st, const fuzz_mem *md)
 		st == BC_ERR_TRIE_HASH || is_compression_status(st);
 }
 
+/*
+ * The Data.db position of the key's partition (bc_trie_keys_position),
+ * against a reference: ~ the leaf's position, or the unsigned vint after
+ * the key in Rows.db (its leading one bits count the bytes after the
+ * first), which must be there and at most 2^63 - 1.
+ */
+static void
+check_position(bc_trie_keys *kit, const sst_parts *sp, int64_t pos, size_t klen, const fuzz_mem *mr)
+{
+	uint64_t	dpos = 0,
+				v = 0,
+				off;
+	int			from_rows = -1,
+				extra = 0,
+				i;
+	bc_status	st = bc_trie_keys_position(kit, &dpos, &from_rows);
+
+	CHECK(from_rows == (pos >= 0));
+	if (pos < 0)
+	{
+		CHECK(st == BC_OK && dpos == ~(uint64_t) pos);
+		return;
+	}
+	if (st == BC_ERR_READ)
+	{
+		CHECK(mr->exhausted);
+		return;
+	}
+	off = (uint64_t) pos + 2 + klen;
+	if (off >= sp->rlen)
+	{
+		CHECK(st == BC_ERR_TRIE_POSITION);
+		return;
+	}
+	while (extra < 8 && (sp->rows[off] & (0x80 >> extra)))
+		extra++;
+	if (off + 1 + (uint64_t) extra > sp->rlen)
+	{
+		CHECK(st == BC_ERR_TRIE_POSITION);
+		return;
+	}
+	v = extra == 8 ? 0 : (uint64_t) (sp->rows[off] & (0xff >> (extra + 1)));
+	for (i = 1; i <= extra; i++)
+		v = (v << 8) | sp->rows[off + (uint64_t) i];
+	CHECK(st == (v > (uint64_t) INT64_MAX ? BC_ERR_PARTITION_POSITION : BC_OK));
+	CHECK(dpos == v);
+}
+
 /* the lookup of a listed key: found when its leaf has no children and its
  * hash byte matches */
 static void
@@ -297,6 +345,7 @@ list_keys(const sst_parts *sp, bc_data_reader *dr, const fuzz_mem *md, const uin
 				CHECK(plain[at] == (uint8_t) (klen >> 8) && plain[at + 1] == (uint8_t) klen &&
 					  memcmp(plain + at + 2, key, klen) == 0);
 		}
+		check_position(&kit, sp, pos, klen, &mr);
 		res->seq = (res->seq ^ (uint64_t) pos) * UINT64_C(0x100000001b3);
 		res->seq = (res->seq ^ (uint64_t) bc_token(key, klen)) * UINT64_C(0x100000001b3);
 		res->seq = (res->seq ^ klen) * UINT64_C(0x100000001b3);

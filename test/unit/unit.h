@@ -148,5 +148,6 @@ void		suite_datastax(void);	/* test_datastax.c */
 void		suite_cqltype(void);	/* test_cqlvalue.c */
 void		suite_cqlvalue(void);
 void		suite_recursion(void);	/* test_recursion.c */
+void		suite_partition_sizes(void);	/* test_partition_sizes.c */
 
 #endif

@@ -354,6 +354,7 @@ main(int argc, char **argv)
 		{"cqltype", suite_cqltype},
 		{"cqlvalue", suite_cqlvalue},
 		{"recursion", suite_recursion},
+		{"partition_sizes", suite_partition_sizes},
 	};
 	size_t		i;
 
