@@ -285,14 +285,16 @@ build/unit_tests_san: $(UNIT_DEPS)
 # ---------------------------------------------------------------------------
 TOOL_SRCS = \
 	test/tools/chunk_codec.c \
+	test/tools/dict_trailer.c \
 	test/tools/recompress.c \
 	test/tools/scylla_quirks.c \
 	test/tools/tool_io.c
 TOOL_DEPS = $(CORE_SRCS) $(wildcard src/core/*.h) test/tools/tool_io.c test/tools/tool_io.h
 
-build/tools/recompress: test/tools/recompress.c test/tools/chunk_codec.c test/tools/chunk_codec.h $(TOOL_DEPS)
+build/tools/recompress: test/tools/recompress.c test/tools/chunk_codec.c test/tools/chunk_codec.h \
+		test/tools/dict_trailer.c test/tools/dict_trailer.h $(TOOL_DEPS)
 	@mkdir -p build/tools
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -o $@ $< test/tools/chunk_codec.c \
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -o $@ $< test/tools/chunk_codec.c test/tools/dict_trailer.c \
 		test/tools/tool_io.c $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
 
 build/tools/scylla-quirks: test/tools/scylla_quirks.c $(TOOL_DEPS)

@@ -276,9 +276,14 @@ expect "6.0 dict: zstd with a dictionary, facts and keys the source's (10,020 ke
 run "$T/v60-damaged.log" --label v6x --keys "$V60/damaged"
 expect "6.0 damaged: exit status 1" "$RC" 1
 got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/v60-damaged.log" | sed -E 's|.*/damaged/([^/]+)/.*|\1|' | sort | paste -sd' ')
-expect "6.0 damaged: the 3 are reported and not loaded" "$got" "checksum kind truncated"
-expect "6.0 damaged: each names CompressionInfo.db" \
+expect "6.0 damaged: the 5 are reported and not loaded" "$got" "checksum dict-id kind other-dict truncated"
+expect "6.0 damaged: the 3 of CompressionInfo.db's trailer name it" \
 	"$(grep -c "damaged/.*/ea-1-bti: CompressionInfo.db: CompressionInfo.db" "$T/v60-damaged.log")" 3
+expect "6.0 damaged: the 2 only zstd notices name Data.db and the dictionary" \
+	"$(grep -Ec "damaged/(dict-id|other-dict)/.*/ea-1-bti: Data.db: Data.db chunk was compressed with another zstd dictionary" "$T/v60-damaged.log")" 2
+expect "6.0 damaged: the trailer's id (covered by its checksum only) loads as the source, keys too" \
+	"$(codec_facts_differ v6x "translate(s.version, 'od', 'pe')") $(q -c "SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'v6x'")" \
+	"1 rows, 0 differ 5"
 
 # --- components whose positions and lengths another cannot hold -------------
 # (test/make-hostile.sh, components; the server alike: sql/22_components.sql)

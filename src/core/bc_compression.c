@@ -17,6 +17,7 @@
 #include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "bc_codec.h"
 #include "bc_endian.h"
@@ -675,6 +676,14 @@ bc_compression_decode(const bc_compression_info *ci, int64_t i,
 				}
 				else
 					n = ZSTD_decompress(out, want, stored, stored_len);
+				/*
+				 * the frame names a dictionary id (ZSTD_getDictID_fromFrame)
+				 * other than the dictionary's: zstd's own check
+				 * (dictionary_wrong), as zstd-jni's decompressFastDict
+				 * reports it
+				 */
+				if (ZSTD_isError(n) && ZSTD_getErrorCode(n) == ZSTD_error_dictionary_wrong)
+					return BC_ERR_COMPRESSION_DICT_MISMATCH;
 				if (ZSTD_isError(n) || n != want)
 					return BC_ERR_COMPRESSION_CORRUPT;
 				return BC_OK;

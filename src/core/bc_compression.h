@@ -141,7 +141,8 @@ size_t		bc_compression_buffer_size(const bc_compression_info *ci);
  * checksum (stored_len + 4 bytes); out gets its
  * bc_compression_chunk_data_len bytes (out_cap at least that).  dict is
  * ScyllaDB's dictionary (NULL and 0 without one).
- * BC_ERR_COMPRESSION_CHECKSUM, BC_ERR_COMPRESSION_CORRUPT (the
+ * BC_ERR_COMPRESSION_CHECKSUM, BC_ERR_COMPRESSION_DICT_MISMATCH (a zstd
+ * frame naming another dictionary than dict), BC_ERR_COMPRESSION_CORRUPT (the
  * decompressor failed, or gave another length), BC_ERR_BUFFER.
  */
 bc_status	bc_compression_decode(const bc_compression_info *ci, int64_t i,

@@ -111,6 +111,8 @@ typedef enum bc_status
 	/* Cassandra 6.0's dictionary after the offsets (bc_compression_dict.c) */
 	BC_ERR_COMPRESSION_DICT_KIND,	/* a kind byte no Kind has */
 	BC_ERR_COMPRESSION_DICT_CHECKSUM,	/* its CRC32C does not match */
+	BC_ERR_COMPRESSION_DICT_MISMATCH,	/* a chunk's zstd frame names another
+										 * dictionary than the one stored */
 
 	/* the trie of Partitions.db (bc_trie.c) and the keys it leads to
 	 * (bc_trie_keys.c) */
