@@ -32,6 +32,7 @@ DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVER
 CORE_SRCS = \
 	src/core/bc_codec.c \
 	src/core/bc_compression.c \
+	src/core/bc_compression_chunk.c \
 	src/core/bc_compression_dict.c \
 	src/core/bc_cqltype.c \
 	src/core/bc_cqlvalue_json.c \
@@ -67,7 +68,8 @@ CORE_SRCS = \
 	src/core/bc_txn_record.c \
 	src/core/bc_walk.c \
 	src/core/bc_walk_posix.c \
-	src/core/bc_walk_seen.c
+	src/core/bc_walk_seen.c \
+	src/core/bc_walk_txn.c
 
 GLUE_SRCS = \
 	src/bloom_agg_exact.c \
@@ -151,7 +153,7 @@ PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initi
 # each object's header dependencies, written beside it (src/x.o: src/x.d)
 PG_CFLAGS += -MMD -MP
 
-# The decompressors of a compressed Data.db (src/core/bc_compression.c):
+# The decompressors of a compressed Data.db (src/core/bc_compression_chunk.c):
 # Debian's liblz4-dev, libsnappy-dev, zlib1g-dev and libzstd-dev.
 COMPRESSION_LIBS = -llz4 -lsnappy -lz -lzstd
 SHLIB_LINK += $(COMPRESSION_LIBS)

@@ -1,10 +1,9 @@
 /*
- * bc_compression.h - compressed Data.db (bc_compression.c): the
- * CompressionInfo.db of every SSTable version bloomcass knows, the
- * decompression of one chunk with the compressors' own libraries (lz4,
- * snappy, zlib, zstd) and its checksum, and a reader of the uncompressed
- * Data.db in bounded memory, through a caller's bc_reader, for a compressed
- * Data.db and an uncompressed one alike.
+ * bc_compression.h - compressed Data.db: the CompressionInfo.db of every
+ * SSTable version bloomcass knows (bc_compression.c), and the chunks it
+ * describes, each decompressed with the compressors' own libraries (lz4,
+ * snappy, zlib, zstd) after its checksum (bc_compression_chunk.c).  The
+ * reader of the uncompressed Data.db built on them is bc_data.h.
  *
  * CompressionInfo.db (all big-endian; strings are Java's writeUTF, a 16-bit
  * length then modified UTF-8):

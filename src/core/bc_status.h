@@ -97,7 +97,8 @@ typedef enum bc_status
 	BC_ERR_READ,				/* the caller's read failed (it knows why) */
 	BC_ERR_STOPPED,				/* the caller's callback stopped the walk */
 
-	/* compressed Data.db and CompressionInfo.db (bc_compression.c) */
+	/* compressed Data.db and CompressionInfo.db (bc_compression.c,
+	 * bc_compression_chunk.c) */
 	BC_ERR_COMPRESSION_TRUNCATED,	/* CompressionInfo.db ends inside a field */
 	BC_ERR_COMPRESSION_FORMAT,	/* impossible chunk length, option or
 								 * chunk count, or data length */
