@@ -2,9 +2,11 @@
  * walk.c - the SSTables below a data directory, found by the core's walk
  * (bc_walk.c), the one cassandra_sstables uses: this file gives it
  * readdir(3), bc_walk_stat_posix, the transaction logs' bytes and malloc,
- * hands each live SSTable to the caller as it is found (nothing is kept: a
- * node of any size is walked in the memory of its largest folder) and
- * prints the problems on stderr.  Snapshots/ and backups/ are not entered.
+ * hands each SSTable its table reads (bc_sstable_state_read: live, and
+ * ScyllaDB's staging and quarantine) to the caller as it is found (nothing
+ * is kept: a node of any size is walked in the memory of its largest
+ * folder) and prints the problems on stderr.  Snapshots/ and backups/ are
+ * not entered.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -252,7 +254,7 @@ ld_component_size(const ld_sstable *s, const char *component)
 	return -1;
 }
 
-/* a live SSTable to the caller; the others said with --verbose */
+/* an SSTable the table reads to the caller; the others said with --verbose */
 static void
 walk_sstable(void *arg, const bc_walk_sstable *ws)
 {
@@ -261,7 +263,7 @@ walk_sstable(void *arg, const bc_walk_sstable *ws)
 	int			c;
 	static const char *const small[] = {"Filter.db", "Statistics.db", "Summary.db", "TOC.txt"};
 
-	if (ws->state != BC_STATE_LIVE)
+	if (!bc_sstable_state_read(ws->state))
 	{
 		if (w->verbose)
 			ld_info("not loaded (%s): %s", bc_sstable_state_name(ws->state), ws->prefix);

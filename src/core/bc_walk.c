@@ -284,12 +284,10 @@ make_sstable(bc_walk *w, const char *dir, const bc_folder *f,
 	s.ncomponents = (int) n;
 	s.components = comps;
 
-	s.state = f->state;
-	if (s.state == BC_STATE_LIVE)
-		s.state = bc_sstable_state_of(BC_STATE_LIVE, p->temporary || unfinished,
-									  bc_walk_txn_names(t, 0, s.descriptor, p->descriptor_len),
-									  bc_walk_txn_names(t, 1, s.descriptor, p->descriptor_len),
-									  s.data != NULL);
+	s.state = bc_sstable_state_of(f->state, p->temporary || unfinished,
+								  bc_walk_txn_names(t, 0, s.descriptor, p->descriptor_len),
+								  bc_walk_txn_names(t, 1, s.descriptor, p->descriptor_len),
+								  s.data != NULL);
 	*out = s;
 	return block;
 }
