@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 #
-# test/readme.sh - every command and query of README.md, run as written and
-# compared with the output it shows.  Ends with
+# test/readme.sh - every command and query of the documentation, run as
+# written and compared with the output it shows: README.md first, then every
+# other Markdown file of the tree (CONTRIBUTING.md, doc/*.md, test/bench/
+# README.md, ...; not build/, hidden folders or test/data, whose files
+# describe the reference data), in the order of their paths.  Ends with
 # "readme: N passed, M failed (K blocks skipped)".
 #
 #   bash test/readme.sh          run the blocks, compare, report
 #   bash test/readme.sh --show   the same, and print what each block printed
 #                                (with the placeholders put back), to paste
-#                                into README.md after a change
+#                                into the documentation after a change
 #
-# Conventions for README.md (follow them in every new section):
+# Conventions for the documentation (follow them in every new section):
 #
 # - A fenced block ```sql is run with psql, ```sh, ```bash or ```shell with
-#   bash (-e -o pipefail), in the order of the file, all in one database, as
-#   a user following the README from the top would.  Each block is a
+#   bash (-e -o pipefail), in the order of the files, all in one database,
+#   as a user following the README from the top, then the other documents,
+#   would.  Each block is a
 #   session of its own: what a block creates (tables, views) the next ones
 #   see; temporary tables and settings end with the block.
 # - The shown output of a block is a ```text block right after it (nothing
@@ -44,7 +48,7 @@
 # - Placeholders are replaced before a block runs, and the real values put
 #   back into its output before the comparison, by the table SUBST below:
 #
-#     README.md                 here
+#     in the documentation      here
 #     /var/lib/cassandra/data   a data directory made of the 148 real
 #                               SSTables of test/data/sstables from 1.2 on
 #                               (test/make-data-dir.sh)
@@ -94,18 +98,28 @@ make -s -j2 PG_CONFIG="$PG_CONFIG" >/dev/null
 make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 
 # ---------------------------------------------------------------------------
-# README.md's fenced blocks: BLOCKS/NNN.body, and one line of BLOCKS/meta per
-# block, its fields separated by \037 (not whitespace: a field may be
-# empty): number, line of the opening fence, language, 1 when only blank
-# lines separate it from the previous block's closing fence, marker
+# The documentation's fenced blocks: BLOCKS/NNN.body, and one line of
+# BLOCKS/meta per block, its fields separated by \037 (not whitespace: a
+# field may be empty): number, file, line of the opening fence, language, 1
+# when only blank lines separate it from the previous block's closing fence
+# in the same file, marker
 # ---------------------------------------------------------------------------
 # (in the cluster's directory, removed with it)
 bc_cluster_start
 BLOCKS=$BC_CLUSTER_DIR/readme
 mkdir -p "$BLOCKS"
 
+mapfile -t DOCS < <(
+	printf '%s\n' README.md
+	find . \( -path ./build -o -path ./test/data -o -path './.?*' \) -prune -o \
+		-type f -name '*.md' ! -path ./README.md -print | sed 's|^\./||' | LC_ALL=C sort
+)
 awk -v dir="$BLOCKS" '
 	BEGIN { n = 0; inside = 0; adjacent = 0; marker = "" }
+	FNR == 1 {
+		if (inside) { print prev ": a fenced block is not closed" > "/dev/stderr"; exit 1 }
+		adjacent = 0; marker = ""; prev = FILENAME
+	}
 	inside {
 		if ($0 ~ /^[ \t]*```[ \t]*$/) { inside = 0; close(file); adjacent = 1; next }
 		line = $0
@@ -119,7 +133,7 @@ awk -v dir="$BLOCKS" '
 		n++
 		file = sprintf("%s/%03d.body", dir, n)
 		printf "" > file
-		printf "%03d\037%d\037%s\037%d\037%s\n", n, NR, lang, adjacent, marker > (dir "/meta")
+		printf "%03d\037%s\037%d\037%s\037%d\037%s\n", n, FILENAME, FNR, lang, adjacent, marker > (dir "/meta")
 		inside = 1; adjacent = 0; marker = ""
 		next
 	}
@@ -129,9 +143,10 @@ awk -v dir="$BLOCKS" '
 		marker = m; adjacent = 0; next
 	}
 	{ adjacent = 0; marker = "" }
-	END { if (inside) { print "README.md: a fenced block is not closed" > "/dev/stderr"; exit 1 } }
-' README.md
-[[ -s $BLOCKS/meta ]] || bc_die "README.md has no fenced block"
+	END { if (inside) { print FILENAME ": a fenced block is not closed" > "/dev/stderr"; exit 1 } }
+' "${DOCS[@]}"
+[[ -s $BLOCKS/meta ]] && grep -q $'^[0-9]*\037README.md\037' "$BLOCKS/meta" ||
+	bc_die "README.md has no fenced block"
 
 # ---------------------------------------------------------------------------
 # The database and the placeholders' real values
@@ -215,16 +230,16 @@ fail() { # fail NAME DETAIL
 
 # the ```text block right after block number $1, if any: its number
 output_of() {
-	local next=$(($1 + 1)) n line lang adj marker
+	local next=$(($1 + 1)) n file line lang adj marker
 	((next <= ${#META[@]})) || return 1
-	IFS=$'\037' read -r n line lang adj marker <<<"${META[$((next - 1))]}"
+	IFS=$'\037' read -r n file line lang adj marker <<<"${META[$((next - 1))]}"
 	[[ $lang == text && $adj == 1 && -z $marker ]] || return 1
 	printf '%s\n' "$n"
 }
 
 for entry in "${META[@]}"; do
-	IFS=$'\037' read -r n line lang adj marker <<<"$entry"
-	name="README.md:$line (\`\`\`$lang)"
+	IFS=$'\037' read -r n file line lang adj marker <<<"$entry"
+	name="$file:$line (\`\`\`$lang)"
 	[[ -z ${TAKEN[$n]:-} ]] || continue
 	out=''
 	if out=$(output_of "$((10#$n))"); then
@@ -281,7 +296,7 @@ $(cat "$BLOCKS/$n.actual")"
 	fi
 	if [[ -n $out ]]; then
 		COMPARED=$((COMPARED + 1))
-		if ! d=$(diff -u --label "README.md (shown)" --label "$name (printed)" \
+		if ! d=$(diff -u --label "$file (shown)" --label "$name (printed)" \
 			<(normalize "$BLOCKS/$out.body") <(normalize "$BLOCKS/$n.actual")); then
 			fail "$name: the output differs from the one shown" "$d"
 			continue
@@ -296,6 +311,7 @@ done
 if ((RUN == 0)); then
 	fail "README.md" "no block was run"
 fi
+printf 'readme: %d documents read: %s\n' "${#DOCS[@]}" "${DOCS[*]}"
 
 bc_cluster_stop || fail "server log" "a backend crashed or the server did not stop"
 rm -rf -- "${EXTRA[@]}"

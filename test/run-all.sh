@@ -19,8 +19,10 @@
 #                              test, and only files that exist
 #   make check-version         META.json and README.md give
 #                              bloomcass.control's version
-#   test/sql-c-map.sh          README.md's table "From SQL to C" is that of
-#                              the install scripts and the C files
+#   test/sql-c-map.sh          doc/sql-to-c.md's table "From SQL to C" is
+#                              that of the install scripts and the C files
+#   test/docs.sh               README.md has at most 800 lines, every link
+#                              between the documents leads somewhere
 #   make core-c99              the core alone, strict C99, no PostgreSQL
 #   make check-symbols         no exported symbol clashes with the server
 #   make check-recursion       every recursive function is a known one,
@@ -40,8 +42,9 @@
 #   test/fleet.sh              44 bloomcass-load runs, 20 and then 24 at
 #                              once, on a cluster of its own ("fleet: N
 #                              passed, M failed", counted)
-#   test/readme.sh             every command and query of README.md run as
-#                              written on a cluster of its own, over a data
+#   test/readme.sh             every command and query of the documentation
+#                              (README.md, doc/*.md, ...) run as written on
+#                              a cluster of its own, over a data
 #                              directory of the real SSTables, each output
 #                              shown compared ("readme: N passed, M failed
 #                              (K blocks skipped)", counted)
@@ -234,6 +237,7 @@ tree_stage() {
 tree_stage sources check-sources make PG_CONFIG="$PG_CONFIG" check-sources
 tree_stage version check-version make PG_CONFIG="$PG_CONFIG" check-version
 tree_stage sql-c-map sql-c-map bash test/sql-c-map.sh
+tree_stage docs docs bash test/docs.sh
 
 simple_stage core-c99 make PG_CONFIG="$PG_CONFIG" core-c99 || true
 tree_stage recursion check-recursion make PG_CONFIG="$PG_CONFIG" check-recursion
@@ -405,7 +409,7 @@ counted_stage() {
 }
 counted_stage client test/client.sh
 counted_stage fleet test/fleet.sh
-# every block of README.md run as written, outputs compared with those shown
+# every block of the documentation run as written, outputs compared with those shown
 counted_stage readme test/readme.sh
 
 # ---------------------------------------------------------------------------

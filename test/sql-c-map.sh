@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
-# test/sql-c-map.sh - the table "From SQL to C" of README.md against the
-# install scripts and the C files.
+# test/sql-c-map.sh - the table "From SQL to C" of doc/sql-to-c.md against
+# the install scripts and the C files.
 #
 #   bash test/sql-c-map.sh            check; prints what is missing or wrong
 #   bash test/sql-c-map.sh --table    print the table's rows as they should be
@@ -299,11 +299,12 @@ if ($mode eq '--table') {
 }
 
 # ---------------------------------------------------------------------------
-# README.md: the section "From SQL to C", its two tables
+# doc/sql-to-c.md: the section "From SQL to C", its two tables
 # ---------------------------------------------------------------------------
-my $readme = slurp('README.md');
-my ($section) = $readme =~ /^### From SQL to C\n(.*?)(?=^#{1,3} |\z)/ms
-	or die "README.md: no section \"### From SQL to C\"\n";
+my $map = 'doc/sql-to-c.md';
+my $readme = slurp($map);
+my ($section) = $readme =~ /^#{1,3} From SQL to C\n(.*?)(?=^#{1,3} |\z)/ms
+	or die "$map: no section \"From SQL to C\"\n";
 my (%rows, %test_only, $table);
 my $n = 0;
 for my $l (split /\n/, $section) {
@@ -316,26 +317,26 @@ for my $l (split /\n/, $section) {
 	next if $cells[0] =~ /^-+$/;
 	$n++;
 	if ($table eq 'SQL function|C symbol|file') {
-		my ($id) = $cells[0] =~ /^`(.*)`$/ or do { problem("README.md: row \"$l\": no `function(arguments)`"); next };
-		problem("README.md: $id has two rows") if $rows{$id};
+		my ($id) = $cells[0] =~ /^`(.*)`$/ or do { problem("$map: row \"$l\": no `function(arguments)`"); next };
+		problem("$map: $id has two rows") if $rows{$id};
 		$rows{$id} = [@cells[1, 2]];
 	} elsif ($table eq 'C symbol|file|declared by') {
-		my ($sym) = $cells[0] =~ /^`(\w+)`$/ or do { problem("README.md: row \"$l\": no `symbol`"); next };
+		my ($sym) = $cells[0] =~ /^`(\w+)`$/ or do { problem("$map: row \"$l\": no `symbol`"); next };
 		my ($file) = $cells[1] =~ /^`(.*)`$/;
 		my @tests = $cells[2] =~ /`([^`]+)`/g;
 		$test_only{$sym} = 1;
 		if (($defined{$sym} // '') ne ($file // '')) {
-			problem("README.md: test entry point $sym: file $cells[1], but "
+			problem("$map: test entry point $sym: file $cells[1], but "
 				. ($defined{$sym} ? "PG_FUNCTION_INFO_V1($sym) is in $defined{$sym}" : "no src/*.c defines it"));
 		}
-		problem("README.md: test entry point $sym: no test named") unless @tests;
+		problem("$map: test entry point $sym: no test named") unless @tests;
 		for my $t (@tests) {
-			if (!-f $t) { problem("README.md: test entry point $sym: $t does not exist"); next; }
-			problem("README.md: test entry point $sym: $t does not declare it ('$sym')")
+			if (!-f $t) { problem("$map: test entry point $sym: $t does not exist"); next; }
+			problem("$map: test entry point $sym: $t does not declare it ('$sym')")
 				unless index(slurp($t), "'$sym'") >= 0;
 		}
 	} else {
-		problem("README.md: a table of \"From SQL to C\" with columns \"$table\"");
+		problem("$map: a table of \"From SQL to C\" with columns \"$table\"");
 		$table = '(unknown)';
 	}
 }
@@ -343,14 +344,14 @@ for my $l (split /\n/, $section) {
 for my $id (sort keys %want) {
 	my $row = $rows{$id};
 	if (!$row) {
-		problem("README.md: no row for $id: | `$id` | $want{$id}[0] | $want{$id}[1] |");
+		problem("$map: no row for $id: | `$id` | $want{$id}[0] | $want{$id}[1] |");
 		next;
 	}
-	problem("README.md: $id: C symbol $row->[0], the scripts say $want{$id}[0]") if $row->[0] ne $want{$id}[0];
-	problem("README.md: $id: file $row->[1], it is $want{$id}[1]") if $row->[1] ne $want{$id}[1];
+	problem("$map: $id: C symbol $row->[0], the scripts say $want{$id}[0]") if $row->[0] ne $want{$id}[0];
+	problem("$map: $id: file $row->[1], it is $want{$id}[1]") if $row->[1] ne $want{$id}[1];
 }
 for my $id (sort keys %rows) {
-	problem("README.md: row for $id, which the install scripts do not create") unless $want{$id};
+	problem("$map: row for $id, which the install scripts do not create") unless $want{$id};
 }
 # A symbol a script has named stays: catalogs of the versions before a
 # later script replaced or dropped its function still call it.
@@ -361,11 +362,11 @@ for my $sym (sort keys %ever) {
 my %used = map { ($_->{symbol} // '') => 1 } values %fn;
 for my $sym (sort keys %defined) {
 	next if $used{$sym} || $ever{$sym};
-	problem("$defined{$sym}: PG_FUNCTION_INFO_V1($sym) is neither an SQL function's nor in README.md's table of test entry points")
+	problem("$defined{$sym}: PG_FUNCTION_INFO_V1($sym) is neither an SQL function's nor in ${map}'s table of test entry points")
 		unless $test_only{$sym};
 }
 for my $sym (sort keys %test_only) {
-	problem("README.md: $sym is in the table of test entry points, but the install scripts use it") if $used{$sym};
+	problem("$map: $sym is in the table of test entry points, but the install scripts use it") if $used{$sym};
 }
 
 if (@problems) {
