@@ -1,7 +1,8 @@
 # bloomcass - Cassandra-identical bloom filters for PostgreSQL
 #
 #   make / make install          build and install the extension (PGXS)
-#   make installcheck            pg_regress against a running server
+#   make installcheck            pg_regress against a running server, as a superuser
+#                                role of your user name (doc/testing.md)
 #   make dist                    the PGXN archive, build/dist/bloomcass-<version>.zip
 #   make unittest                core unit tests (-Wall -Wextra -Werror)
 #   make unittest-sanitize       the same under AddressSanitizer + UBSan
@@ -133,7 +134,8 @@ REGRESS = \
 	23_txn_logs \
 	24_datastax \
 	25_cassandra60 \
-	26_folder_extras
+	26_folder_extras \
+	28_identity
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and
@@ -197,6 +199,7 @@ CLIENT_SRCS = \
 	src/client/params.c \
 	src/client/pipeline.c \
 	src/client/progress.c \
+	src/client/prune.c \
 	src/client/tables.c \
 	src/client/upload.c \
 	src/client/walk.c

@@ -3,6 +3,23 @@
 -- read the reference data (golden vectors, real Cassandra Filter.db files)
 -- from the copy the test command places where the server can read it.
 --
+-- what an earlier run stopped half-way (a lost connection) may have left
+-- on the server: the tests' databases and roles (roles belong to the whole
+-- cluster), all named regress_bloomcass_*; each test drops its own
+SET client_min_messages = warning;
+DROP DATABASE IF EXISTS regress_bloomcass_trusted;
+DROP DATABASE IF EXISTS regress_bloomcass_upgrade;
+DROP DATABASE IF EXISTS regress_bloomcass_fresh;
+DO $$
+DECLARE
+	r name;
+BEGIN
+	FOR r IN SELECT rolname FROM pg_roles WHERE rolname LIKE 'regress\_bloomcass\_%' LOOP
+		EXECUTE format('DROP ROLE %I', r);
+	END LOOP;
+END $$;
+RESET client_min_messages;
+
 -- install the first released version and walk the upgrade chain, so that
 -- every test runs on an upgraded catalog (10_upgrade checks that it is a
 -- fresh install's: every function, aggregate, type, operator, operator

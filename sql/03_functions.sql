@@ -93,6 +93,11 @@ SELECT * FROM bloom_sizing(10, 1.5);
 SELECT * FROM bloom_sizing(10, 0);
 SELECT * FROM bloom_sizing(10, 'NaN');
 SELECT * FROM bloom_sizing(10, 0.00005);
+-- every other function taking fp_chance refuses 1 as bloom_sizing does
+-- (bloom_health: 13_health)
+SELECT bloom_create(10, 1);
+SELECT bloom_agg(k, 1.0, 1000::bigint) FROM (VALUES ('a')) v(k);
+SELECT bloom_agg(k, 1.0, 'nb') FROM (VALUES ('a')) v(k);
 SELECT * FROM bloom_sizing(-1, 0.01);
 SELECT * FROM bloom_sizing(858993438, 0.01);
 SELECT * FROM bloom_sizing(858993439, 0.01);
@@ -131,8 +136,8 @@ SELECT bloom_import_file(test_path('real-filters/cassandra-test-data/legacy-oa-l
 SELECT bloom_import_file('no-such-dir/nb-1-big-Filter.db');
 SELECT bloom_import_file('utils.BloomFilter1000.bin');
 SELECT test_path('real-filters/cassandra-test-data/legacy-oa-legacy_oa_simple/oa-1-big-Filter.db') AS oa_path \gset
-CREATE ROLE bloomcass_nobody;
-SET ROLE bloomcass_nobody;
+CREATE ROLE regress_bloomcass_nobody;
+SET ROLE regress_bloomcass_nobody;
 SELECT bloom_import_file(:'oa_path');
 RESET ROLE;
-DROP ROLE bloomcass_nobody;
+DROP ROLE regress_bloomcass_nobody;

@@ -1,9 +1,10 @@
 --
 -- Security: bloomcass is a trusted extension.  Every function computes on
--- its arguments only, except bloom_import_file, a SQL function that reads
--- through pg_catalog.pg_read_binary_file with the caller's privileges.
--- Nothing runs as SECURITY DEFINER, and every name the install script and
--- the SQL function use is schema-qualified.
+-- its arguments only, except those that read server files
+-- (bloom_import_file, cassandra_sstables, ...), which decide exactly as
+-- pg_catalog.pg_read_binary_file(text) does for the calling role.  Nothing
+-- runs as SECURITY DEFINER, and every name the install scripts use is
+-- schema-qualified.
 --
 SELECT count(*) AS security_definer_functions
 FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
@@ -20,11 +21,14 @@ FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid =
 JOIN pg_extension e ON d.refclassid = 'pg_extension'::regclass AND d.refobjid = e.oid
 WHERE e.extname = 'bloomcass' AND p.provolatile <> 'i';
 
--- a non-superuser installs it in a database of its own
-SELECT current_user AS test_user \gset
-CREATE ROLE bloomcass_owner LOGIN;
-CREATE DATABASE bloomcass_trusted OWNER bloomcass_owner;
-\c bloomcass_trusted bloomcass_owner
+-- a non-superuser installs it in a database of its own (the test's role
+-- connects to it, then becomes the owner: no second login, so that the
+-- test runs on a server with peer authentication too)
+SELECT current_database() AS test_db \gset
+CREATE ROLE regress_bloomcass_owner;
+CREATE DATABASE regress_bloomcass_trusted OWNER regress_bloomcass_owner;
+\c regress_bloomcass_trusted
+SET SESSION AUTHORIZATION regress_bloomcass_owner;
 SELECT rolsuper FROM pg_roles WHERE rolname = current_user;
 CREATE SCHEMA tools;
 CREATE EXTENSION bloomcass SCHEMA tools;
@@ -32,7 +36,8 @@ SELECT tools.bloom_export(tools.bloom_agg(k)) AS works_for_the_owner
 FROM (VALUES ('0'), ('1'), ('2'), ('3'), ('4')) v(k);
 
 -- search_path capture: look-alike pg_read_binary_file and bloom_import in a
--- schema searched before pg_catalog are ignored by bloom_import_file
+-- schema searched before pg_catalog are ignored by bloom_import_file (a SQL
+-- function over them up to 1.5)
 CREATE SCHEMA trap;
 CREATE FUNCTION trap.pg_read_binary_file(text) RETURNS bytea LANGUAGE sql
 	AS $$ SELECT '\x0000000500000001ffffffffffffffff'::bytea $$;
@@ -40,24 +45,25 @@ CREATE FUNCTION trap.bloom_import(bytea, text) RETURNS tools.bloom LANGUAGE sql
 	AS $$ SELECT tools.bloom_create(1) $$;
 SET search_path = trap, pg_catalog, tools, public;
 SELECT pg_read_binary_file('x') AS the_trap_is_set;
--- still pg_catalog.pg_read_binary_file, which refuses an unprivileged role
+-- still pg_catalog.pg_read_binary_file's privileges, which refuse this role
 SELECT bloom_import_file('/etc/ks-cf-ka-1-Filter.db');
 SELECT bloom_import_file('nb-1-big-Filter.db');
 RESET search_path;
-\c contrib_regression :test_user
-DROP DATABASE bloomcass_trusted;
-DROP ROLE bloomcass_owner;
+RESET SESSION AUTHORIZATION;
+\c :test_db
+DROP DATABASE regress_bloomcass_trusted;
+DROP ROLE regress_bloomcass_owner;
 
 -- a role with pg_read_server_files may import by path; others may not
-CREATE ROLE bloomcass_reader;
-GRANT pg_read_server_files TO bloomcass_reader;
-GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_reader;
+CREATE ROLE regress_bloomcass_reader;
+GRANT pg_read_server_files TO regress_bloomcass_reader;
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO regress_bloomcass_reader;
 SELECT test_path('real-filters/cassandra-test-data/legacy-nb-legacy_nb_simple/nb-1-big-Filter.db') AS nb_path \gset
-SET ROLE bloomcass_reader;
+SET ROLE regress_bloomcass_reader;
 SELECT bloom_export(bloom_import_file(:'nb_path'), 'nb') AS read_with_privilege;
 RESET ROLE;
-DROP OWNED BY bloomcass_reader;
-DROP ROLE bloomcass_reader;
+DROP OWNED BY regress_bloomcass_reader;
+DROP ROLE regress_bloomcass_reader;
 
 --
 -- Version 1.2 reads server files itself (cassandra_sstables and the
@@ -66,14 +72,14 @@ DROP ROLE bloomcass_reader;
 -- function first, then its path rule (any path for pg_read_server_files,
 -- else only below the data directory or the log directory).
 --
-CREATE ROLE bloomcass_noexec;		-- neither EXECUTE nor pg_read_server_files
-CREATE ROLE bloomcass_exec;		-- EXECUTE only
-GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_exec;
-CREATE ROLE bloomcass_files;		-- pg_read_server_files only
-GRANT pg_read_server_files TO bloomcass_files;
-CREATE ROLE bloomcass_both;		-- both
-GRANT pg_read_server_files TO bloomcass_both;
-GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_both;
+CREATE ROLE regress_bloomcass_noexec;		-- neither EXECUTE nor pg_read_server_files
+CREATE ROLE regress_bloomcass_exec;		-- EXECUTE only
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO regress_bloomcass_exec;
+CREATE ROLE regress_bloomcass_files;		-- pg_read_server_files only
+GRANT pg_read_server_files TO regress_bloomcass_files;
+CREATE ROLE regress_bloomcass_both;		-- both
+GRANT pg_read_server_files TO regress_bloomcass_both;
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO regress_bloomcass_both;
 
 -- the privilege decision a query meets: 'allowed' unless it fails with
 -- insufficient_privilege (42501), then the message
@@ -101,21 +107,22 @@ INSERT INTO probe_paths VALUES
 GRANT SELECT ON probe_paths TO PUBLIC;
 
 CREATE TABLE probe_results (role text, label text, pg_read_binary_file text, cassandra_sstables text,
-	cassandra_sstable_keys text, cassandra_sstable_has_key text);
+	cassandra_sstable_keys text, cassandra_sstable_has_key text, bloom_import_file text);
 GRANT INSERT ON probe_results TO PUBLIC;
 DO $$
 DECLARE
 	r text;
 	p record;
 BEGIN
-	FOREACH r IN ARRAY ARRAY['bloomcass_noexec', 'bloomcass_exec', 'bloomcass_files', 'bloomcass_both'] LOOP
+	FOREACH r IN ARRAY ARRAY['regress_bloomcass_noexec', 'regress_bloomcass_exec', 'regress_bloomcass_files', 'regress_bloomcass_both'] LOOP
 		EXECUTE format('SET LOCAL ROLE %I', r);
 		FOR p IN SELECT * FROM probe_paths LOOP
 			INSERT INTO probe_results VALUES (r, p.label,
 				privilege_of(format('SELECT pg_catalog.pg_read_binary_file(%L)', p.path)),
 				privilege_of(format('SELECT count(*) FROM cassandra_sstables(%L)', p.path)),
 				privilege_of(format('SELECT count(*) FROM cassandra_sstable_keys(%L)', p.path || '/nb-1-big')),
-				privilege_of(format('SELECT cassandra_sstable_has_key(%L, ''\x00''::bytea)', p.path || '/nb-1-big')));
+				privilege_of(format('SELECT cassandra_sstable_has_key(%L, ''\x00''::bytea)', p.path || '/nb-1-big')),
+				privilege_of(format('SELECT bloom_import_file(%L)', p.path || '/nb-1-big-Filter.db')));
 		END LOOP;
 		RESET ROLE;
 	END LOOP;
@@ -124,22 +131,43 @@ END $$;
 -- directory"; the comparison is with the raw messages)
 SELECT role, label, replace(cassandra_sstables, 'current directory', 'data directory') AS cassandra_sstables,
        cassandra_sstables = pg_read_binary_file AND cassandra_sstable_keys = pg_read_binary_file
-       AND cassandra_sstable_has_key = pg_read_binary_file AS same_decision
+       AND cassandra_sstable_has_key = pg_read_binary_file AND bloom_import_file = pg_read_binary_file
+       AS same_decision
 FROM probe_results ORDER BY role, label;
 SELECT count(*) AS probes, count(*) FILTER (WHERE cassandra_sstables = pg_read_binary_file) AS same_for_listing,
        count(*) FILTER (WHERE cassandra_sstable_keys = pg_read_binary_file) AS same_for_keys,
-       count(*) FILTER (WHERE cassandra_sstable_has_key = pg_read_binary_file) AS same_for_lookups
+       count(*) FILTER (WHERE cassandra_sstable_has_key = pg_read_binary_file) AS same_for_lookups,
+       count(*) FILTER (WHERE bloom_import_file = pg_read_binary_file) AS same_for_import
 FROM probe_results;
-SELECT role, label, pg_read_binary_file, cassandra_sstables, cassandra_sstable_keys, cassandra_sstable_has_key
+SELECT role, label, pg_read_binary_file, cassandra_sstables, cassandra_sstable_keys, cassandra_sstable_has_key,
+       bloom_import_file
 FROM probe_results
 WHERE cassandra_sstables IS DISTINCT FROM pg_read_binary_file
    OR cassandra_sstable_keys IS DISTINCT FROM pg_read_binary_file
-   OR cassandra_sstable_has_key IS DISTINCT FROM pg_read_binary_file;
+   OR cassandra_sstable_has_key IS DISTINCT FROM pg_read_binary_file
+   OR bloom_import_file IS DISTINCT FROM pg_read_binary_file;
+
+-- a refusal names both grants in its HINT: a role with neither, with
+-- pg_read_server_files alone (no EXECUTE: refused for every path), with
+-- EXECUTE alone (refused outside the data and log directories); with both
+-- the file is read
+SET ROLE regress_bloomcass_noexec;
+SELECT bloom_import_file(:'nb_path');
+SET ROLE regress_bloomcass_files;
+SELECT bloom_import_file(:'nb_path');
+SELECT count(*) FROM cassandra_sstables('pg_wal');
+SET ROLE regress_bloomcass_exec;
+SELECT bloom_import_file(:'nb_path');
+SELECT cassandra_sstable_has_key(:'nb_path', '\x00'::bytea);
+SET ROLE regress_bloomcass_both;
+SELECT bloom_export(bloom_import_file(:'nb_path'), 'nb') = pg_read_binary_file(:'nb_path')
+       AS read_with_both_grants;
+RESET ROLE;
 
 -- a role that may read the files gets the same listing as the superuser
 SELECT test_path('node/data') AS node_data \gset
 SET client_min_messages = error;
-SET ROLE bloomcass_both;
+SET ROLE regress_bloomcass_both;
 SELECT count(*) AS listed_by_a_reader, count(filter) AS with_filter
 FROM cassandra_sstables(:'node_data');
 SELECT count(*) AS keys_read_by_a_reader
@@ -149,5 +177,5 @@ RESET client_min_messages;
 
 DROP TABLE probe_results, probe_paths;
 DROP FUNCTION privilege_of(text);
-DROP OWNED BY bloomcass_noexec, bloomcass_exec, bloomcass_files, bloomcass_both;
-DROP ROLE bloomcass_noexec, bloomcass_exec, bloomcass_files, bloomcass_both;
+DROP OWNED BY regress_bloomcass_noexec, regress_bloomcass_exec, regress_bloomcass_files, regress_bloomcass_both;
+DROP ROLE regress_bloomcass_noexec, regress_bloomcass_exec, regress_bloomcass_files, regress_bloomcass_both;

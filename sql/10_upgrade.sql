@@ -103,8 +103,8 @@ LANGUAGE sql STABLE AS $$
 $$;
 SELECT pg_get_functiondef('test_catalog_array'::regproc) AS test_catalog_array_def \gset
 
-CREATE DATABASE bloomcass_upgrade;
-\c bloomcass_upgrade :test_user
+CREATE DATABASE regress_bloomcass_upgrade;
+\c regress_bloomcass_upgrade :test_user
 CREATE EXTENSION bloomcass VERSION '1.0';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
 
@@ -218,9 +218,19 @@ SELECT cassandra_key_text(cassandra_key_parse('acme:7', 'CompositeType(UTF8Type,
 SELECT s.id, s.kind, md5(s.f::text) = b.text_md5 AND md5(bloom_send(s.f)) = b.binary_md5 AS intact
 FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
 
--- 1.6: stored values stay intact
+-- 1.6: bloom_import_file, a SQL function until 1.5, is a C function (the
+-- same function: a view over it gives the same filter); stored values stay
+-- intact
+CREATE VIEW import_view AS
+SELECT bloom_import_file(:'data_dir' || 'real-filters/cassandra-test-data/legacy-nb-legacy_nb_simple/nb-1-big-Filter.db') AS f;
+CREATE TABLE import_before AS SELECT md5(bloom_send(f)) AS binary_md5 FROM import_view;
 ALTER EXTENSION bloomcass UPDATE TO '1.6';
 SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
+SELECT l.lanname AS bloom_import_file_language
+FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE p.oid = 'bloom_import_file(text)'::regprocedure;
+SELECT md5(bloom_send(v.f)) = b.binary_md5 AS view_over_import_same FROM import_view v, import_before b;
+DROP VIEW import_view;
+DROP TABLE import_before;
 SELECT s.id, s.kind, md5(s.f::text) = b.text_md5 AND md5(bloom_send(s.f)) = b.binary_md5 AS intact
 FROM stored s JOIN before_update b USING (id) ORDER BY s.id;
 
@@ -231,15 +241,15 @@ SELECT :'test_catalog_def', :'test_catalog_array_def' \gexec
 SELECT test_catalog_array() AS upgraded_catalog \gset
 
 \c contrib_regression :test_user
-DROP DATABASE bloomcass_upgrade;
+DROP DATABASE regress_bloomcass_upgrade;
 
 -- A fresh install (CREATE EXTENSION at the default version) has exactly the
 -- catalog of the install upgraded step by step above, and of 01_setup's
 -- (1.0, then one ALTER EXTENSION UPDATE) that the other tests use.  Rows
 -- one side has and the other has not are printed, the two rows of an
 -- object that differs next to each other (expected: none).
-CREATE DATABASE bloomcass_fresh;
-\c bloomcass_fresh :test_user
+CREATE DATABASE regress_bloomcass_fresh;
+\c regress_bloomcass_fresh :test_user
 CREATE EXTENSION bloomcass;
 \set ECHO none
 SELECT :'test_catalog_def', :'test_catalog_array_def' \gexec
@@ -257,7 +267,7 @@ FROM (SELECT unnest(:'upgraded_catalog'::text[]) EXCEPT SELECT unnest(:'fresh_ca
 ORDER BY object, only_in;
 
 \c contrib_regression :test_user
-DROP DATABASE bloomcass_fresh;
+DROP DATABASE regress_bloomcass_fresh;
 SELECT 'fresh' AS only_in, o AS object
 FROM (SELECT unnest(:'fresh_catalog'::text[]) EXCEPT SELECT unnest(test_catalog_array())) s(o)
 UNION ALL

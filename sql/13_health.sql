@@ -163,8 +163,8 @@ FROM unnest(ARRAY['-1, 0.01', '10, ''NaN''', '10, 0', '10, -0.5', '10, 1.5', '10
 -- a key count that leaves too few buckets per key for fp_chance names the
 -- count (54000), through every entry point that sizes, as a role with no
 -- privileges; an fp_chance no count can reach still names fp_chance
-CREATE ROLE bloomcass_nobody;
-SET ROLE bloomcass_nobody;
+CREATE ROLE regress_bloomcass_nobody;
+SET ROLE regress_bloomcass_nobody;
 SELECT n, fp,
        health_error(format('SELECT bloom_create(%s, %s)', n, fp)) AS bloom_create,
        health_error(format('SELECT bloom_sizing(%s, %s)', n, fp)) AS bloom_sizing,
@@ -174,7 +174,7 @@ FROM (VALUES (9223372036854775807, 0.01), (4611686018427387904, 0.01), (92233720
              (9223372036854775807, 0.7)) v(n, fp);
 SELECT bloom_create(9223372036854775807);
 RESET ROLE;
-DROP ROLE bloomcass_nobody;
+DROP ROLE regress_bloomcass_nobody;
 -- NULL in, NULL out
 SELECT bloom_health(NULL, 10, 0.01) IS NULL AS null_filter,
        bloom_health(bloom_create(10), NULL, 0.01) IS NULL AS null_partitions,

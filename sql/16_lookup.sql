@@ -135,12 +135,12 @@ SELECT cassandra_sstable_has_key(:'cut', '\x00'::bytea) AS absent_key_found;
 
 -- a role without pg_read_binary_file's privileges reads nothing
 SELECT prefix AS some_prefix FROM lk ORDER BY sstable LIMIT 1 \gset
-CREATE ROLE bloomcass_lookup_nopriv;
-SET ROLE bloomcass_lookup_nopriv;
+CREATE ROLE regress_bloomcass_lookup_nopriv;
+SET ROLE regress_bloomcass_lookup_nopriv;
 \set VERBOSITY sqlstate
 SELECT cassandra_sstable_has_key(:'some_prefix', '\x00'::bytea);
 \set VERBOSITY default
 RESET ROLE;
-DROP ROLE bloomcass_lookup_nopriv;
+DROP ROLE regress_bloomcass_lookup_nopriv;
 DROP FUNCTION try_has_key(text, bytea);
 RESET client_min_messages;

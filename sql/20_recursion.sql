@@ -45,8 +45,8 @@ CREATE FUNCTION nested_lists(n int) RETURNS bytea LANGUAGE sql IMMUTABLE AS $$
 	FROM generate_series(0, n - 1) k
 $$;
 
-CREATE ROLE bloomcass_nobody;
-SET ROLE bloomcass_nobody;
+CREATE ROLE regress_bloomcass_nobody;
+SET ROLE regress_bloomcass_nobody;
 SELECT rolsuper, rolcreaterole, rolcreatedb, rolbypassrls,
        pg_has_role('pg_read_server_files', 'MEMBER') AS reads_files,
        has_schema_privilege('public', 'CREATE') AS creates
@@ -131,7 +131,7 @@ SELECT (deep_try($$SELECT cassandra_key_parse(repeat('[', 100000) || '1' || repe
 SELECT 1 AS alive;
 RESET ROLE;
 DROP TABLE deep_types, deep_values;
-DROP ROLE bloomcass_nobody;
+DROP ROLE regress_bloomcass_nobody;
 DROP FUNCTION deep_try(text, text, bytea);
 DROP FUNCTION nested_lists(int);
 RESET client_min_messages;

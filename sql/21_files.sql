@@ -9,12 +9,13 @@
 -- under a statement_timeout: each FIFO is a clean ERROR at once, naming
 -- the file (42809), and the lattice lists its SSTable once.
 --
--- (bloom_import_file reads through PostgreSQL's own pg_read_binary_file,
--- which opens a FIFO and waits: not called here.)
+-- bloom_import_file reads only regular files too (up to 1.5 it read
+-- through PostgreSQL's own pg_read_binary_file, which opens a FIFO and
+-- waits), and each of its errors names the file.
 --
-CREATE ROLE bloomcass_files_reader;
-GRANT pg_read_server_files TO bloomcass_files_reader;
-GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_files_reader;
+CREATE ROLE regress_bloomcass_files_reader;
+GRANT pg_read_server_files TO regress_bloomcass_files_reader;
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO regress_bloomcass_files_reader;
 
 -- SQLSTATE and message of a query
 CREATE FUNCTION files_error(query text) RETURNS text LANGUAGE plpgsql AS $$
@@ -24,10 +25,10 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
 	RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
-GRANT EXECUTE ON FUNCTION files_error(text) TO bloomcass_files_reader;
+GRANT EXECUTE ON FUNCTION files_error(text) TO regress_bloomcass_files_reader;
 
-SELECT test_path('hostile/files') AS files, datadir FROM test_config \gset
-SET ROLE bloomcass_files_reader;
+SELECT test_path('hostile/files') AS files, test_path('hostile/import') AS import, datadir FROM test_config \gset
+SET ROLE regress_bloomcass_files_reader;
 SET statement_timeout = '5s';
 
 ------------------------------------------------------------------------------
@@ -45,6 +46,20 @@ FROM (VALUES
 	('fifo-data/da-1-bti', 'keys', 'SELECT count(*) FROM cassandra_sstable_keys(%L)'),
 	('fifo-data/da-1-bti', 'has_key', 'SELECT cassandra_sstable_has_key(%L, ''\x0000''::bytea)'))
 	AS c(sstable, call, q);
+
+-- bloom_import_file over many files: the error of each names it (a FIFO,
+-- a folder, a cut and an empty Filter.db, made by test/make-hostile.sh,
+-- section "import"; a good one is read)
+SELECT f.file,
+       replace(files_error(format('SELECT bloom_import_file(%L)', f.dir || '/' || f.file)),
+               :'datadir', '$DATA') AS error
+FROM (VALUES
+	(:'files', 'fifo-filter/nb-1-big-Filter.db'),
+	(:'import', 'folder/nb-1-big-Filter.db'),
+	(:'import', 'truncated/nb-1-big-Filter.db'),
+	(:'import', 'empty/nb-1-big-Filter.db'),
+	(:'import', 'good/nb-1-big-Filter.db'))
+	AS f(dir, file);
 
 -- a FIFO given as the folder to list: not a directory, 42809 too
 SELECT replace(files_error(format('SELECT count(*) FROM cassandra_sstables(%L)',
@@ -75,8 +90,9 @@ ORDER BY path;
 \set VERBOSITY default
 
 ------------------------------------------------------------------------------
--- The lattice: the SSTable once, each second link to a folder skipped with
--- a WARNING (its DETAIL names both paths)
+-- The lattice: the SSTable once, by the real path of its folder (d12: one
+-- SSTable, one path, sql/28_identity.sql), each second link to a folder
+-- skipped with a WARNING (its DETAIL names both paths)
 ------------------------------------------------------------------------------
 \set VERBOSITY terse
 SELECT regexp_replace(path, '^.*/hostile/', '') AS sstable, partitions
@@ -91,5 +107,5 @@ SELECT count(*) AS keys FROM cassandra_sstable_keys(
 RESET statement_timeout;
 RESET ROLE;
 DROP FUNCTION files_error(text);
-DROP OWNED BY bloomcass_files_reader;
-DROP ROLE bloomcass_files_reader;
+DROP OWNED BY regress_bloomcass_files_reader;
+DROP ROLE regress_bloomcass_files_reader;

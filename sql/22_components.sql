@@ -8,10 +8,10 @@
 -- the files cannot hold.
 --
 \set VERBOSITY terse
-CREATE ROLE bloomcass_components;
-GRANT pg_read_server_files TO bloomcass_components;
+CREATE ROLE regress_bloomcass_components;
+GRANT pg_read_server_files TO regress_bloomcass_components;
 -- as every path-taking function of bloomcass, pg_read_binary_file's rule
-GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO bloomcass_components;
+GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO regress_bloomcass_components;
 SELECT test_path('hostile/components') AS h, test_path('') AS root \gset
 
 -- an error's SQLSTATE and message, the data folder's path made relative
@@ -25,7 +25,7 @@ EXCEPTION WHEN OTHERS THEN
 	RETURN SQLSTATE || ': ' || replace(SQLERRM, root, '');
 END $$;
 
-SET ROLE bloomcass_components;
+SET ROLE regress_bloomcass_components;
 SELECT rolsuper FROM pg_roles WHERE rolname = current_user;
 
 -- Summary.db pointing past the end of Index.db: Index.db read from its
@@ -48,8 +48,8 @@ SELECT comp_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
 RESET ROLE;
 CREATE TEMP TABLE bb_keys AS
 SELECT k FROM cassandra_sstable_keys(test_path('sstables/sstable-to-arrow/sample_data/baselines-data/keyvalue/bb-1-bti')) k;
-GRANT SELECT ON bb_keys TO bloomcass_components;
-SET ROLE bloomcass_components;
+GRANT SELECT ON bb_keys TO regress_bloomcass_components;
+SET ROLE regress_bloomcass_components;
 SELECT comp_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
                        :'h' || '/leaf-hash/bb-1-bti', k), :'root') AS answer, count(*)
 FROM bb_keys GROUP BY 1 ORDER BY 1;
@@ -62,8 +62,8 @@ SELECT comp_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
 RESET ROLE;
 CREATE TEMP TABLE mc_keys AS
 SELECT k FROM cassandra_sstable_keys(test_path('sstables/sstable-adaptor/sstable-adaptor-core/src/test/resources/data/cass3/keyspace1/compressed_bills/mc-2-big')) k;
-GRANT SELECT ON mc_keys TO bloomcass_components;
-SET ROLE bloomcass_components;
+GRANT SELECT ON mc_keys TO regress_bloomcass_components;
+SET ROLE regress_bloomcass_components;
 SELECT comp_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
                        :'h' || '/index-order/mc-2-big', k), :'root') AS answer, count(*)
 FROM mc_keys GROUP BY 1 ORDER BY 1;
@@ -84,5 +84,5 @@ RESET ROLE;
 
 DROP TABLE mc_keys, bb_keys;
 DROP FUNCTION comp_try(text, text);
-DROP OWNED BY bloomcass_components;
-DROP ROLE bloomcass_components;
+DROP OWNED BY regress_bloomcass_components;
+DROP ROLE regress_bloomcass_components;

@@ -11,7 +11,7 @@
  * the log directory, and relative paths that stay below the data directory
  * (the server's working directory).  The messages and SQLSTATE (42501) are
  * the server's own, so a role learns nothing more through bloomcass than
- * through pg_read_binary_file.
+ * through pg_read_binary_file; a HINT says what the role needs.
  *
  * The readers work on descriptors from OpenTransientFile, which the server
  * closes itself if the transaction ends with an error, opened only when the
@@ -47,15 +47,30 @@ bloom_check_interrupts(void)
 	CHECK_FOR_INTERRUPTS();
 }
 
+/*
+ * The HINT of every refusal: what a role needs, exactly as PostgreSQL
+ * decides it for pg_read_binary_file(text) (genfile.c): EXECUTE on it, and
+ * for a path outside the data directory and the log directory, the
+ * privileges of pg_read_server_files too; a superuser has both.
+ */
+#define READ_PRIVILEGES_HINT \
+	"Reading a file on the server needs both EXECUTE on pg_read_binary_file(text) and the " \
+	"privileges of the role pg_read_server_files, or superuser; EXECUTE alone allows only " \
+	"files below the data directory or the log directory."
+
 char *
 bloom_file_path(const char *path)
 {
 	AclResult	aclresult;
 	char	   *filename;
 
+	/* aclcheck_error's own message (aclchk.c), with the HINT */
 	aclresult = bloom_proc_aclcheck(F_PG_READ_BINARY_FILE_TEXT, GetUserId(), ACL_EXECUTE);
 	if (aclresult != ACLCHECK_OK)
-		aclcheck_error(aclresult, OBJECT_FUNCTION, "pg_read_binary_file");
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function %s", "pg_read_binary_file"),
+				 errhint(READ_PRIVILEGES_HINT)));
 
 	filename = pstrdup(path);
 	canonicalize_path(filename);	/* filename can change length here */
@@ -70,12 +85,14 @@ bloom_file_path(const char *path)
 			 !path_is_prefix_of_path(Log_directory, filename)))
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-					 errmsg("absolute path not allowed")));
+					 errmsg("absolute path not allowed"),
+					 errhint(READ_PRIVILEGES_HINT)));
 	}
 	else if (!path_is_relative_and_below_cwd(filename))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg(BLOOM_RELATIVE_PATH_MESSAGE)));
+				 errmsg(BLOOM_RELATIVE_PATH_MESSAGE),
+				 errhint(READ_PRIVILEGES_HINT)));
 
 	return filename;
 }

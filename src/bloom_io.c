@@ -428,23 +428,62 @@ bloom_to_bytea(PG_FUNCTION_ARGS)
 									  "bytea (the Cassandra 4.0+ Filter.db layout)"));
 }
 
-PG_FUNCTION_INFO_V1(bloom_file_version);
-Datum
-bloom_file_version(PG_FUNCTION_ARGS)
+/* The SSTable version of a Filter.db file name (or path), or an ERROR. */
+static void
+file_name_version(const char *name, char v[3], bc_order *order, bc_layout *layout)
 {
-	text	   *name = PG_GETARG_TEXT_PP(0);
-	char		v[3];
-	bc_order	order;
-	bc_layout	layout;
-	bc_status	st;
+	bc_status	st = bc_file_name_lookup(name, strlen(name), v, order, layout);
 
-	st = bc_file_name_lookup(VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), v, &order, &layout);
 	if (st != BC_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot take an SSTable version from \"%s\": %s",
-						text_to_cstring(name), bc_status_message(st))));
+						name, bc_status_message(st))));
+}
+
+PG_FUNCTION_INFO_V1(bloom_file_version);
+Datum
+bloom_file_version(PG_FUNCTION_ARGS)
+{
+	char		v[3];
+	bc_order	order;
+	bc_layout	layout;
+
+	file_name_version(text_to_cstring(PG_GETARG_TEXT_PP(0)), v, &order, &layout);
 	PG_RETURN_TEXT_P(cstring_to_text(v));
+}
+
+/*
+ * bloom_import_file(path): the filter of a Filter.db on the server, its
+ * version taken from its name (checked first, as the SQL function of
+ * versions 1.0 to 1.5 did).  The file is read with exactly the privileges
+ * of pg_read_binary_file(text) (bloom_file_path), only if it is a regular
+ * file, straight into the value; every error names the file, so that a
+ * query over many files tells which one is bad.
+ */
+PG_FUNCTION_INFO_V1(bloom_import_file);
+Datum
+bloom_import_file(PG_FUNCTION_ARGS)
+{
+	char	   *path = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char		v[3];
+	bc_order	order;
+	bc_layout	layout;
+	char	   *filename;
+	Bloom	   *b;
+	size_t		len;
+	int32		k;
+	int64		w;
+	bc_status	st;
+
+	file_name_version(path, v, &order, &layout);
+	filename = bloom_file_path(path);
+	b = (Bloom *) bloom_file_read_all_after(filename, BLOOM_HDRSZ, (size_t) BC_MAX_VALUE_BYTES,
+											&len, NULL);
+	st = bc_filterdb_check(b->filterdb, len, BC_MAX_WORDS_VALUE, &k, &w);
+	if (st != BC_OK)
+		bloom_component_error(st, "Filter.db", v, filename, 0);
+	PG_RETURN_BLOOM_P(bloom_from_filterdb_in_place(b, len, layout, order));
 }
 
 /*

@@ -39,6 +39,9 @@
  * links are followed (Cassandra's data folders are often links to other
  * disks), but each directory is walked once: one met again (a link back up
  * the tree, or a second link to one walked) is skipped with a WARNING.
+ * The path of an SSTable is the real path of its folder (links, "." and
+ * ".." resolved: walk_real_path) and its descriptor, as bloomcass-load
+ * stores it: one SSTable, one path, whichever way it was reached.
  *
  * Privileges: the folder given, and every file read below it, pass
  * bloom_file_path (pg_read_binary_file's rule) first.
@@ -351,9 +354,28 @@ sstable_row(Walk *w, const bc_walk_sstable *s)
 	return HeapTupleGetDatum(heap_form_tuple(w->desc, values, nulls));
 }
 
+/*
+ * A folder's real path (realpath(3)), in the walk's memory: the SSTables'
+ * paths, the same as bloomcass-load's (src/client/walk.c) whichever way
+ * the folder was reached; NULL (the path as walked) when it cannot be
+ * resolved (a folder deleted meanwhile: its listing then fails anyway).
+ */
+static char *
+walk_real_path(void *arg, const char *dir)
+{
+	char	   *real = bc_walk_real_path_posix(dir);
+	char	   *copy;
+
+	if (real == NULL)
+		return NULL;
+	copy = MemoryContextStrdup(((Walk *) arg)->walkcxt, real);
+	free(real);
+	return copy;
+}
+
 static const bc_walk_ops walk_ops = {
 	walk_alloc, walk_release, bc_walk_stat_posix, walk_list, walk_read_log,
-	walk_problem, NULL
+	walk_problem, NULL, walk_real_path
 };
 
 PG_FUNCTION_INFO_V1(cassandra_sstables);

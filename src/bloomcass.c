@@ -3,7 +3,7 @@
  * settings (GUCs) it defines.
  *
  * The SQL-callable functions live in the other glue files of src/;
- * README.md ("From SQL to C") tells which file implements each.
+ * doc/sql-to-c.md tells which file implements each.
  */
 #include "postgres.h"
 

@@ -431,6 +431,140 @@ expect "lattice: the SSTable loaded once (4,096 paths)" \
 expect "lattice: each second link skipped with a message naming the path walked" \
 	"$(grep -c "skipping directory $H/files/lattice/d0/\(a/\)*b: already walked as $H/files/lattice/d0/\(a/\)*a (the same directory, through a symbolic link)" "$T/lattice.log")" 12
 
+# --- a living node: SSTables deleted, half gone, replaced; links ------------
+# (src/client/prune.c) After each round the label's rows and keys equal those
+# of a fresh load of what is on disk (every column but label and loaded_at),
+# and cassandra_sstables() gives the same rows.  An SSTable's path is the
+# real path of its folder: live/data/ks2 is a link to another disk, live/link
+# a link to live/data.
+LIVE=$T/live
+T1=$LIVE/data/ks1/t1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+T2=$LIVE/disk2/ks2/t2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+NBC=$SST/cassandra/legacy-sstables/nb/legacy_tables/legacy_nb_clust/nb-1-big
+# copy_as FROM_PREFIX TO_PREFIX: an SSTable's files under another name
+copy_as() { local f; for f in "$1"-*; do cp "$f" "$2-${f#"$1"-}"; done; }
+mkdir -p "$T1" "$T2"
+copy_as "$NB" "$T1/nb-1-big"; copy_as "$NBC" "$T1/nb-2-big"
+copy_as "$NB" "$T1/nb-3-big"; copy_as "$NBC" "$T1/nb-4-big"
+copy_as "$NBC" "$T2/nb-1-big"; copy_as "$NB" "$T2/nb-2-big"
+ln -s ../disk2/ks2 "$LIVE/data/ks2"
+ln -s data "$LIVE/link"
+chmod -R a+rX "$LIVE"
+[[ $(id -u) -ne 0 ]] || chown -R postgres: "$LIVE"
+# the rows and keys of label $1 that differ from a fresh load of $2 (as the
+# label 'fresh'), every column but label and loaded_at
+fresh_differs() {
+	q -c "DELETE FROM cassandra_sstable_files WHERE label = 'fresh'" \
+		-c "DELETE FROM cassandra_sstable_files_keys WHERE label = 'fresh'"
+	"$LOAD" -U loader -q --keys --label fresh "$2" >"$T/fresh.log" 2>&1 || echo "fresh load: $(cat "$T/fresh.log")"
+	q -c "
+	WITH a AS (SELECT path, to_jsonb(f) - 'label' - 'loaded_at' AS r FROM cassandra_sstable_files f WHERE label = '$1'),
+	     b AS (SELECT path, to_jsonb(f) - 'label' - 'loaded_at' AS r FROM cassandra_sstable_files f WHERE label = 'fresh'),
+	     ka AS (SELECT path, key, count(*) AS n FROM cassandra_sstable_files_keys WHERE label = '$1' GROUP BY 1, 2),
+	     kb AS (SELECT path, key, count(*) AS n FROM cassandra_sstable_files_keys WHERE label = 'fresh' GROUP BY 1, 2)
+	SELECT DISTINCT x FROM (
+	  SELECT 'row ' || coalesce(a.path, b.path) AS x FROM a FULL JOIN b USING (path)
+	  WHERE a.r IS DISTINCT FROM b.r
+	  UNION ALL
+	  SELECT 'keys ' || coalesce(ka.path, kb.path) FROM ka FULL JOIN kb USING (path, key)
+	  WHERE ka.n IS DISTINCT FROM kb.n) d ORDER BY 1" | paste -sd' '
+}
+# the SSTables of label lv, by their paths from live/ on
+lv_rows() {
+	q -c "SELECT string_agg(regexp_replace(path, '^.*/live/', ''), ' ' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'lv'"
+}
+removed_of() { grep -Eo 'not done; [0-9]+ removed;' "$1" | grep -Eo '[0-9]+ removed'; }
+T1R=data/ks1/t1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+T2R=disk2/ks2/t2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+
+run "$T/live0.log" --label lv --keys "$LIVE/data"
+expect "living node: first load (exit status, summary)" "$RC $(summary_of "$T/live0.log" | sed 's/; [^;]* sent in .*//')" \
+	"0 6 SSTables: 6 loaded, 0 unchanged, 0 failed, 0 not done; 0 removed"
+expect "living node: the linked keyspace's SSTables by their real path" "$(lv_rows)" \
+	"$T1R/nb-1-big $T1R/nb-2-big $T1R/nb-3-big $T1R/nb-4-big $T2R/nb-1-big $T2R/nb-2-big"
+expect "living node: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/data")" ""
+expect "living node: rows equal cassandra_sstables() column by column" "$(compare lv "$LIVE/data" '^$')" ""
+
+rm -f "$T1"/nb-2-big-*
+run "$T/live1.log" --label lv --keys "$LIVE/data"
+expect "deleted: exit status, 1 removed" "$RC $(removed_of "$T/live1.log")" "0 1 removed"
+expect "deleted: its row and its keys gone" "$(lv_rows) $(q -c "SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'lv' AND path ~ 'nb-2-big\$' AND path ~ '/ks1/'")" \
+	"$T1R/nb-1-big $T1R/nb-3-big $T1R/nb-4-big $T2R/nb-1-big $T2R/nb-2-big 0"
+expect "deleted: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/data")" ""
+expect "deleted: rows equal cassandra_sstables()" "$(compare lv "$LIVE/data" '^$')" ""
+
+# half gone: Data.db deleted first (compaction under way): orphaned, as
+# cassandra_sstables(include_inactive => true) says, and not live
+rm -f "$T1/nb-3-big-Data.db"
+run "$T/live2.log" --label lv --keys "$LIVE/data"
+expect "half gone: orphaned in the listing" "$(q -c "SELECT state FROM cassandra_sstables('$LIVE/data', include_inactive => true) WHERE path = '$T1/nb-3-big'")" orphaned
+expect "half gone: removed as orphaned" "$RC $(removed_of "$T/live2.log") $(lv_rows)" \
+	"0 1 removed $T1R/nb-1-big $T1R/nb-4-big $T2R/nb-1-big $T2R/nb-2-big"
+expect "half gone: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/data")" ""
+
+# compaction: the old generations gone, a new one written
+rm -f "$T1"/nb-1-big-* "$T1"/nb-3-big-* "$T1"/nb-4-big-*
+copy_as "$NBC" "$T1/nb-5-big"
+chmod -R a+rX "$LIVE"
+run "$T/live3.log" --label lv --keys "$LIVE/data"
+expect "compaction: 1 loaded, 2 removed" "$RC $(summary_of "$T/live3.log" | sed 's/; [^;]* sent in .*//')" \
+	"0 3 SSTables: 1 loaded, 2 unchanged, 0 failed, 0 not done; 2 removed"
+expect "compaction: the new generation only" "$(lv_rows)" "$T1R/nb-5-big $T2R/nb-1-big $T2R/nb-2-big"
+expect "compaction: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/data")" ""
+expect "compaction: rows equal cassandra_sstables()" "$(compare lv "$LIVE/data" '^$')" ""
+
+# --no-prune keeps them; a run over another keyspace's folder does not touch them
+rm -f "$T2"/nb-2-big-*
+run "$T/live4.log" --label lv --keys --no-prune "$LIVE/data"
+expect "--no-prune: nothing removed" "$RC $(removed_of "$T/live4.log") $(lv_rows)" \
+	"0 0 removed $T1R/nb-5-big $T2R/nb-1-big $T2R/nb-2-big"
+run "$T/live5.log" --label lv --keys "$LIVE/data/ks1"
+expect "another keyspace's folder: its rows not touched" "$RC $(removed_of "$T/live5.log") $(lv_rows)" \
+	"0 0 removed $T1R/nb-5-big $T2R/nb-1-big $T2R/nb-2-big"
+run "$T/live6.log" --label lv --keys "$LIVE/link/ks2"
+expect "the keyspace's folder, through the links: removed" "$RC $(removed_of "$T/live6.log") $(lv_rows)" \
+	"0 1 removed $T1R/nb-5-big $T2R/nb-1-big"
+expect "after prune: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/data")" ""
+expect "after prune: rows equal cassandra_sstables()" "$(compare lv "$LIVE/data" '^$')" ""
+
+# through a link, and with "..": the same SSTables, no second row
+for root in "$LIVE/link" "$LIVE/data/ks1/../../link/" "$LIVE/disk2/../link/ks1/.."; do
+	run "$T/live7.log" --label lv --keys "$root"
+	expect "through ${root#"$LIVE"/}: unchanged, nothing removed, no second row" \
+		"$RC $(summary_of "$T/live7.log" | sed 's/; [^;]* sent in .*//') $(lv_rows)" \
+		"0 2 SSTables: 0 loaded, 2 unchanged, 0 failed, 0 not done; 0 removed $T1R/nb-5-big $T2R/nb-1-big"
+done
+expect "through a link: rows equal cassandra_sstables() through it" "$(compare lv "$LIVE/link" '^$')" ""
+expect "through a link: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/link")" ""
+
+# rows an earlier version stored by the path walked (through the link):
+# in scope (below the folder given), not seen, removed
+q -c "CREATE TEMP TABLE old AS SELECT * FROM cassandra_sstable_files WHERE label = 'lv' AND path ~ '/live/disk2/'" \
+	-c "UPDATE old SET path = replace(path, '/live/disk2/', '/live/data/')" \
+	-c "INSERT INTO cassandra_sstable_files SELECT * FROM old"
+run "$T/live8.log" --label lv --keys "$LIVE/data"
+expect "a row by a link's path (an earlier version's): removed" "$RC $(removed_of "$T/live8.log") $(lv_rows)" \
+	"0 1 removed $T1R/nb-5-big $T2R/nb-1-big"
+
+# a folder that cannot be read keeps its rows (as the postgres user: root
+# reads anyway)
+rm -f "$T2"/nb-1-big-*
+chmod 000 "$T2"
+RC=0
+if [[ $(id -u) -eq 0 ]]; then
+	install -m 755 "$LOAD" "$T/bloomcass-load"
+	runuser -u postgres -- "$T/bloomcass-load" -U loader --label lv --keys "$LIVE/data" >"$T/live9.log" 2>&1 || RC=$?
+else
+	"$LOAD" -U loader --label lv --keys "$LIVE/data" >"$T/live9.log" 2>&1 || RC=$?
+fi
+chmod 755 "$T2"
+expect "unreadable folder: exit status 1, its rows kept" "$RC $(removed_of "$T/live9.log") $(lv_rows)" \
+	"1 0 removed $T1R/nb-5-big $T2R/nb-1-big" "$T/live9.log"
+run "$T/live10.log" --label lv --keys "$LIVE/data"
+expect "readable again: removed" "$RC $(removed_of "$T/live10.log") $(lv_rows)" "0 1 removed $T1R/nb-5-big"
+expect "readable again: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/data")" ""
+expect "readable again: rows equal cassandra_sstables()" "$(compare lv "$LIVE/data" '^$')" ""
+
 # wrong password: scram for one role, over the unix socket
 q -c "SET password_encryption = 'scram-sha-256'" -c "CREATE ROLE pwuser LOGIN PASSWORD 'right'"
 hba=$(q -c 'SHOW hba_file')
@@ -474,6 +608,8 @@ expect "piped: no progress" "$(grep -c $'\r' "$T/pipe.log" || true)" 0
 RC=0
 "$LOAD" -U loader --help >"$T/help.log" 2>&1 || RC=$?
 expect "--help: exit status 0 and the exit statuses" "$RC $(grep -c 'Exit status' "$T/help.log")" "0 1"
+expect "--help: -k reads Index.db, and Partitions.db of a trie-indexed SSTable" \
+	"$(grep -A1 -e '--keys' "$T/help.log" | grep -c -e 'from Index.db, or from Partitions.db when trie-indexed')" 1
 
 bc_cluster_stop || FAILED=$((FAILED + 1))
 printf 'client: %d passed, %d failed\n' "$PASSED" "$FAILED"

@@ -4,10 +4,13 @@
 # all load from cron: 16 labels plus 4 more runs of labels already loading,
 # all started together against tables that do not exist yet; then a second
 # round against the existing tables (the same labels again after 5 Data.db
-# files were touched, and 4 new labels).  Every run must exit 0 with a
-# summary line that adds up, and every label's rows and keys must be those
-# of one reference load of the same folder, each exactly once.  Ends with
-# "fleet: N passed, M failed".
+# files were touched, and 4 new labels); a third after compaction (SSTables
+# deleted, one half gone, new generations written); a fourth through a
+# symbolic link to the folder and a path with "..".  Every run must exit 0
+# with a summary line that adds up, the runs of each label must remove the
+# SSTables gone once between them, and every label's rows and keys must be
+# those of one fresh reference load of the same folder, each exactly once.
+# Ends with "fleet: N passed, M failed".
 #
 #   bash test/fleet.sh                       a throwaway cluster of its own
 #   bash test/fleet.sh -h HOST [-p PORT] [-U USER] [-d DBNAME] [-t TABLE]
@@ -109,14 +112,16 @@ mkdir -p "$LOGS"
 
 # launch ROUND LABEL...: one bloomcass-load per LABEL, all started at once
 # (their walks end and they connect within a few milliseconds of each
-# other); waits for them, then sets RUNS (LABEL per run) and RCS.
+# other), run I on the folder ROOTS[I % ${#ROOTS[@]}]; waits for them, then
+# sets RUNS (LABEL per run) and RCS.
+ROOTS=("$SST")
 launch() {
 	local round=$1 i pids=()
 	shift
 	RUNS=("$@")
 	RCS=()
 	for i in "${!RUNS[@]}"; do
-		"$LOAD" -t "$TABLE" --keys --label "${RUNS[$i]}" "$SST" >"$LOGS/${round// /}-$i.log" 2>&1 &
+		"$LOAD" -t "$TABLE" --keys --label "${RUNS[$i]}" "${ROOTS[i % ${#ROOTS[@]}]}" >"$LOGS/${round// /}-$i.log" 2>&1 &
 		pids+=($!)
 	done
 	for i in "${!pids[@]}"; do
@@ -128,6 +133,37 @@ launch() {
 # the summary line of a run: "N loaded unchanged failed notdone"
 summary_of() {
 	sed -nE 's/^bloomcass-load: ([0-9]+) SSTables: ([0-9]+) loaded, ([0-9]+) unchanged, ([0-9]+) failed, ([0-9]+) not done; .*/\1 \2 \3 \4 \5/p' "$1" | tail -n 1
+}
+
+# the rows a run removed (its summary's "N removed")
+removed_of() {
+	sed -nE 's/^bloomcass-load: .* not done; ([0-9]+) removed; .*/\1/p' "$1" | tail -n 1
+}
+
+# check_removed ROUND R: the runs of each label removed R rows between them
+# (the first to take the label's lock removes them, the others find none)
+check_removed() {
+	local round=$1 want=$2 i label r bad=()
+	declare -A removed=()
+	for i in "${!RUNS[@]}"; do
+		label=${RUNS[$i]}
+		r=$(removed_of "$LOGS/${round// /}-$i.log")
+		[[ $r =~ ^[0-9]+$ ]] || bad+=("${label}#$i: no \"N removed\" in its summary")
+		removed[$label]=$((${removed[$label]:-0} + ${r:-0}))
+	done
+	for label in "${!removed[@]}"; do
+		[[ ${removed[$label]} == "$want" ]] || bad+=("$label: ${removed[$label]} removed")
+	done
+	expect "$round: the runs of each label removed the $want SSTables gone once between them" \
+		"${bad[*]:-}" ""
+}
+
+# a fresh reference: the label ref emptied, then loaded alone; sets N
+fresh_ref() {
+	q -c "DELETE FROM $TAB WHERE label = 'ref'" -c "DELETE FROM $KEYS WHERE label = 'ref'" >/dev/null
+	"$LOAD" -t "$TABLE" --keys --label ref "$SST" >"$LOGS/ref-$1.log" 2>&1 ||
+		bc_die "the reference load ($1) failed: $(cat "$LOGS/ref-$1.log")"
+	read -r N _ <<<"$(summary_of "$LOGS/ref-$1.log")"
 }
 
 # check_round ROUND LABEL=LOADED...: every run exited 0 and printed nothing
@@ -222,6 +258,7 @@ expect "round 1: both tables created, with one index each (the primary key; (lab
 read -r N rl _ <<<"$(summary_of "$LOGS/ref1.log")"
 REF_ROWS=$(q -c "SELECT count(*) FROM $TAB WHERE label = 'ref'")
 REF_KEYS=$(q -c "SELECT count(*) FROM $KEYS WHERE label = 'ref'")
+N1=$N
 expect "reference: loads every SSTable of the folder" "$rl $REF_ROWS" "$N $N"
 expect "reference: has keys (more than 10,000)" "$((REF_KEYS > 10000))" 1
 
@@ -256,6 +293,51 @@ expect "round 2: the touched SSTables have their new time in every label" "$(q -
 	SELECT count(*) FROM $TAB WHERE modified = '2001-02-03 04:05:06'::timestamp::timestamptz")" "$((21 * 5))"
 expect "round 2: 20 labels" "$(q -c "SELECT count(DISTINCT label) FROM $TAB WHERE label <> 'ref'")" 20
 
+# --- round 3: compaction: 4 SSTables deleted, 1 half gone, 3 new generations --
+# (the new ones copies of others under a generation 900 higher, in their
+# folder; the half gone one without its Data.db: orphaned, not live)
+N2=$N
+mapfile -t picked < <(q -c "
+	SELECT path FROM $TAB WHERE label = 'ref' AND 'Data.db' = ANY (components)
+	  AND path ~ '/[a-z][a-z]-[0-9]+-(big|bti)\$'
+	ORDER BY md5(path || 'round 3') LIMIT 8")
+expect "round 3: 8 SSTables to compact" "${#picked[@]}" 8
+for p in "${picked[@]:0:4}"; do rm -f -- "$p"-*; done
+rm -f -- "${picked[4]}-Data.db"
+made=0
+for p in "${picked[@]:5:3}"; do
+	d=${p%/*} b=${p##*/}
+	v=${b%%-*} rest=${b#*-} g=${rest%%-*} fmt=${rest#*-}
+	new="$d/$v-$((g + 900))-$fmt"
+	[[ ! -e $new-Data.db ]] || continue
+	for f in "$p"-*; do cp -p -- "$f" "$new-${f#"$p"-}"; done
+	made=$((made + 1))
+done
+expect "round 3: 3 new generations written" "$made" 3
+launch round3 "${LABELS[@]}" "${EXTRA[@]}" "${NEW[@]}"
+fresh_ref 3
+expect "round 3: the reference has the 5 gone, the 3 new" "$N" "$((N2 - 5 + 3))"
+want=()
+for l in "${LABELS[@]}" "${NEW[@]}"; do want+=("$l=3"); done
+check_round "round 3" "${want[@]}"
+check_removed "round 3" 5
+expect "round 3: every label's rows and keys are the reference's, each once" "$(differ_from_ref)" ""
+expect "round 3: no row of an SSTable gone, nor keys" "$(q -v gone="${picked[*]:0:5}" <<<"
+	SELECT (SELECT count(*) FROM $TAB WHERE path = ANY (string_to_array(:'gone', ' '))) || ' ' ||
+	       (SELECT count(*) FROM $KEYS WHERE path = ANY (string_to_array(:'gone', ' ')))")" "0 0"
+
+# --- round 4: through a symbolic link to the folder, and with ".." ----------
+ln -sfn fleet-sstables "$WORK/fleet-link"
+ROOTS=("$WORK/fleet-link" "$LOGS/../fleet-link/." "$WORK/fleet-link/cassandra/..")
+launch round4 "${LABELS[@]}" "${EXTRA[@]}" "${NEW[@]}"
+ROOTS=("$SST")
+want=()
+for l in "${LABELS[@]}" "${NEW[@]}"; do want+=("$l=0"); done
+check_round "round 4" "${want[@]}"
+check_removed "round 4" 0
+expect "round 4: every label's rows and keys are the reference's, each once" "$(differ_from_ref)" ""
+expect "round 4: no path through the link" "$(q -c "SELECT count(*) FROM $TAB WHERE path ~ '/fleet-link/'")" 0
+
 if [[ $DIST == 1 ]]; then
 	for t in "$TAB" "$KEYS"; do
 		expect "Citus: $t's rows are all in the workers' shards" \
@@ -263,7 +345,7 @@ if [[ $DIST == 1 ]]; then
 	done
 fi
 
-awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$N" -v k="$REF_KEYS" 'BEGIN {
+awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$N1" -v k="$REF_KEYS" 'BEGIN {
 	printf "    round 1: 20 runs (16 labels) in %.1f s; round 2: 24 runs (20 labels) in %.1f s; %d SSTables and %d keys a label\n", b - a, d - c, n, k }'
 
 if [[ -z $HOST ]]; then

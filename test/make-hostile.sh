@@ -181,4 +181,27 @@ txn_sstables $tc live live
 	printf 'REMOVE:[%s/caf\xe9/nb-1-big,1700000000000,8][0]\n' "$txn_v"
 } >"$dest/txn/ks/$tc/$txn_log"
 
+# --- import: Filter.db files bloom_import_file refuses ---
+# (sql/21_files.sql) import/<case>/nb-1-big-Filter.db: a good copy, one cut
+# to 16 of its 24 bytes (header and one of its two words), an empty one,
+# and a folder of that name
+I=$L/nb/legacy_tables/legacy_nb_clust/nb-1-big-Filter.db
+mkdir -p "$dest/import/good" "$dest/import/truncated" "$dest/import/empty" \
+	"$dest/import/folder/nb-1-big-Filter.db"
+cp -- "$I" "$dest/import/good/nb-1-big-Filter.db"
+head -c 16 -- "$I" >"$dest/import/truncated/nb-1-big-Filter.db"
+: >"$dest/import/empty/nb-1-big-Filter.db"
+
+# --- identity: one SSTable, one path, whichever path reaches it ---
+# (sql/28_identity.sql, test/client.sh) identity/data is a node's data
+# folder: ks1's table in it, ks2 a link to another disk (identity/disk2);
+# identity/link is a link to the data folder.  Listed through either link,
+# or by a path with "..", each SSTable has the real path of its folder.
+I=identity
+copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" "$I/data/ks1/t1-11111111111111111111111111111111/nb-1-big"
+copy_sstable "$L/nb/legacy_tables/legacy_nb_clust/nb-1-big" "$I/data/ks1/t1-11111111111111111111111111111111/nb-2-big"
+copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" "$I/disk2/ks2/t2-22222222222222222222222222222222/nb-1-big"
+ln -s ../disk2/ks2 "$dest/$I/data/ks2"
+ln -s data "$dest/$I/link"
+
 chmod -R a+rX "$dest"

@@ -68,8 +68,8 @@
 #   The label node-07 is used as it is.  The database is "fleet", owned by
 #   the role "loader" (LOGIN, no other privilege), as the README's
 #   bloomcass-load command expects; psql connects as the superuser
-#   "postgres" (the README's file-reading functions need
-#   pg_read_server_files).  Shell blocks run from the repository's root with
+#   "postgres" (the README's file-reading functions need EXECUTE on
+#   pg_read_binary_file and pg_read_server_files, or superuser).  Shell blocks run from the repository's root with
 #   Debian's default PATH (/usr/local/bin, /usr/bin, ...: not PostgreSQL's
 #   bindir, so `bloomcass-load` is found through the link `make install`
 #   puts in /usr/local/bin).
@@ -78,6 +78,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 . test/lib/common.sh
+# shellcheck source=test/lib/docs.sh
+. test/lib/docs.sh
 
 SHOW=no
 case ${1:-} in
@@ -109,11 +111,7 @@ bc_cluster_start
 BLOCKS=$BC_CLUSTER_DIR/readme
 mkdir -p "$BLOCKS"
 
-mapfile -t DOCS < <(
-	printf '%s\n' README.md
-	find . \( -path ./build -o -path ./test/data -o -path './.?*' \) -prune -o \
-		-type f -name '*.md' ! -path ./README.md -print | sed 's|^\./||' | LC_ALL=C sort
-)
+mapfile -t DOCS < <(bc_doc_files)
 awk -v dir="$BLOCKS" '
 	BEGIN { n = 0; inside = 0; adjacent = 0; marker = "" }
 	FNR == 1 {
@@ -145,8 +143,9 @@ awk -v dir="$BLOCKS" '
 	{ adjacent = 0; marker = "" }
 	END { if (inside) { print FILENAME ": a fenced block is not closed" > "/dev/stderr"; exit 1 } }
 ' "${DOCS[@]}"
-[[ -s $BLOCKS/meta ]] && grep -q $'^[0-9]*\037README.md\037' "$BLOCKS/meta" ||
+if [[ ! -s $BLOCKS/meta ]] || ! grep -q $'^[0-9]*\037README.md\037' "$BLOCKS/meta"; then
 	bc_die "README.md has no fenced block"
+fi
 
 # ---------------------------------------------------------------------------
 # The database and the placeholders' real values

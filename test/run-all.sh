@@ -21,8 +21,11 @@
 #                              bloomcass.control's version
 #   test/sql-c-map.sh          doc/sql-to-c.md's table "From SQL to C" is
 #                              that of the install scripts and the C files
-#   test/docs.sh               README.md has at most 800 lines, every link
-#                              between the documents leads somewhere
+#   test/docs.sh               README.md has at most 800 lines and its
+#                              Reference names every user-facing function;
+#                              every link between the documents leads
+#                              somewhere; no indented code block; no count
+#                              of checks and no duration in prose
 #   make core-c99              the core alone, strict C99, no PostgreSQL
 #   make check-symbols         no exported symbol clashes with the server
 #   make check-recursion       every recursive function is a known one,

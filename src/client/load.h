@@ -17,6 +17,7 @@
  *   pipeline.c  statements sent together (libpq's pipeline mode)
  *   copy.c      binary COPY, commands, server errors
  *   progress.c  the progress line on a terminal, the summary line
+ *   prune.c     the rows of SSTables gone from the folders walked
  */
 #ifndef BLOOMCASS_LOAD_H
 #define BLOOMCASS_LOAD_H
@@ -47,7 +48,8 @@
 /* one SSTable found by the walk: valid during the call it is given to */
 typedef struct ld_sstable
 {
-	const char *prefix;			/* dir/descriptor, the row's path */
+	const char *prefix;			/* the real path of its folder/descriptor:
+								 * the row's path (bc_walk.h) */
 	const char *descriptor;
 	const char *keyspace;		/* NULL when the folder does not say */
 	const char *table;
@@ -66,13 +68,42 @@ typedef struct ld_sstable
 
 typedef void (*ld_sstable_fn) (void *arg, const ld_sstable *s);
 
+/* prune.c: what a run walked (its scope), and the rows of its label that
+ * are no longer there removed (see prune.c) */
+typedef struct ld_scope ld_scope;
+struct ld_options;
+
+ld_scope   *ld_scope_new(void);
+void		ld_scope_free(ld_scope *s);
+/* a folder walked whole below: rows below it may go */
+void		ld_scope_add_root(ld_scope *s, const char *dir);
+/* a folder (as walked) not read whole: rows below it (as walked and as its
+ * real path) stay */
+void		ld_scope_exclude(ld_scope *s, const char *dir);
+/* a folder whose real path is unknown: nothing is pruned */
+void		ld_scope_unknown(ld_scope *s);
+/* a live SSTable's path: its row stays */
+void		ld_scope_seen(ld_scope *s, const char *path);
+int			ld_scope_usable(const ld_scope *s);
+/* the server's now(), as text, before the walk (NULL: reported) */
+char	   *ld_server_now(PGconn *conn, int *fatal);
+/* one transaction under the label's lock (lock_key): the rows of o->label
+ * in scope, loaded before since, whose SSTable was not seen, and their
+ * keys, removed; *removed of them.  1, or 0 (reported, *fatal set as by
+ * ld_report_failure, rolled back) */
+int			ld_prune(PGconn *conn, const struct ld_options *o, const char *table,
+					 const char *keys_table, const char *lock_key, ld_scope *s,
+					 const char *since, size_t *removed, int *fatal);
+
 /* walk.c: every live SSTable below root to fn, in the walk's order, as it
  * is found (nothing kept); the problems printed and counted in *warnings
  * (if not NULL) when report, else silent but for root; with verbose the
- * SSTables not live are named.  0, or -1 when root is not a readable
+ * SSTables not live are named.  With scope (if not NULL) what the walk
+ * covers is noted in it: the real path of each folder entered, those not
+ * read whole, the live SSTables.  0, or -1 when root is not a readable
  * directory (message printed) */
 int			ld_walk(const char *root, int report, int verbose, int *warnings,
-					ld_sstable_fn fn, void *arg);
+					ld_scope *scope, ld_sstable_fn fn, void *arg);
 int64_t		ld_component_size(const ld_sstable *s, const char *component);
 
 /* a path made absolute and canonical as the server's canonicalize_path does */
@@ -108,6 +139,7 @@ typedef struct ld_options
 	int			keys;
 	int			verbose;
 	int			quiet;
+	int			no_prune;		/* --no-prune: keep the rows of SSTables gone */
 	int			test_signal_at; /* raise SIGTERM inside SSTable n (tests) */
 } ld_options;
 
@@ -258,6 +290,9 @@ ld_uploader *ld_upload_begin(struct pg_conn *conn, const ld_options *o, int *fat
 ld_result	ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal,
 						  int *fatal_status);
 void		ld_upload_end(ld_uploader *u);
+/* ld_prune with the uploader's tables and label lock */
+int			ld_upload_prune(ld_uploader *u, ld_scope *s, const char *since, size_t *removed,
+							int *fatal);
 
 /* options.c: the command line into o and cp; LD_GO_ON with argv[*first_root]
  * the first data directory, else the status to exit with at once (0 after

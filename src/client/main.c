@@ -5,6 +5,9 @@
  *
  *   bloomcass-load [OPTION]... DATA_DIR...
  *
+ * After a complete run the rows of SSTables gone from the folders walked
+ * are removed (prune.c), unless --no-prune.
+ *
  * Exit status: 0 every live SSTable loaded (or unchanged), 1 some failed
  * (each reported with its path), 2 usage, a missing directory, no
  * connection, no bloomcass extension in the database or a server error
@@ -178,6 +181,9 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	char		b1[32];
 	double		t0 = ld_now();
+	ld_scope   *scope = NULL;
+	char	   *since = NULL;
+	size_t		removed = 0;
 
 	status = ld_parse_options(argc, argv, &o, &cp, &first_root);
 	if (status != LD_GO_ON)
@@ -198,7 +204,7 @@ main(int argc, char **argv)
 	for (i = 0; i < nroots; i++)
 	{
 		roots[i] = ld_absolute_path(argv[first_root + i]);
-		if (ld_walk(roots[i], 1, o.verbose, &warnings, count_sstable, &t) != 0)
+		if (ld_walk(roots[i], 1, o.verbose, &warnings, NULL, count_sstable, &t) != 0)
 			return EXIT_USAGE;
 	}
 
@@ -228,13 +234,45 @@ main(int argc, char **argv)
 		return l.fatal ? l.fatal : EXIT_USAGE;
 	}
 
+	/* what the load walks, for the rows of SSTables gone; the server's
+	 * time first: rows loaded after it (by another run) are not pruned */
+	if (!o.no_prune)
+	{
+		scope = ld_scope_new();
+		if ((since = ld_server_now(conn, &l.fatal)) == NULL)
+		{
+			PQfinish(conn);
+			return l.fatal ? l.fatal : EXIT_USAGE;
+		}
+	}
 	ld_current_progress = &progress;
 	ld_progress_start(&progress, !o.quiet && !o.verbose && isatty(STDERR_FILENO), t.n, t.bytes);
 	for (i = 0; i < nroots; i++)
 	{
+		/* the folder as given: the rows earlier versions stored by it */
+		if (scope)
+			ld_scope_add_root(scope, roots[i]);
 		/* its problems were reported by the first walk */
-		if (ld_walk(roots[i], 0, 0, NULL, load_sstable, &l) != 0)
+		if (ld_walk(roots[i], 0, 0, NULL, scope, load_sstable, &l) != 0)
+		{
 			warnings++;
+			if (scope)
+				ld_scope_unknown(scope);
+		}
+	}
+	/* only after a whole walk: an interrupted one did not look everywhere */
+	if (scope && !l.fatal && !l.stopped && !ld_stop_requested)
+	{
+		if (!ld_scope_usable(scope))
+		{
+			if (o.verbose)
+				ld_info("nothing removed: a folder's real path could not be told");
+		}
+		else if (!ld_upload_prune(l.u, scope, since, &removed, &l.fatal))
+		{
+			if (!l.fatal)
+				warnings++;
+		}
 	}
 	if (!l.fatal && !ld_stop_requested)
 		ld_progress_end(&progress);
@@ -254,11 +292,13 @@ main(int argc, char **argv)
 		status = EXIT_SOME_FAILED;
 
 	if (!o.quiet || status != EXIT_LOADED)
-		fprintf(stderr, "bloomcass-load: %zu SSTables: %zu loaded, %zu unchanged, %zu failed, %zu not done; %s sent in %.1f s%s\n",
+		fprintf(stderr, "bloomcass-load: %zu SSTables: %zu loaded, %zu unchanged, %zu failed, %zu not done; %zu removed; %s sent in %.1f s%s\n",
 				l.seen, l.loaded, l.unchanged, l.failed, l.seen - l.loaded - l.unchanged - l.failed,
-				ld_human_bytes(l.sent_bytes, b1, sizeof(b1)), ld_now() - t0,
+				removed, ld_human_bytes(l.sent_bytes, b1, sizeof(b1)), ld_now() - t0,
 				warnings ? " (some folders or files skipped, see above)" : "");
 	ld_upload_end(l.u);
+	ld_scope_free(scope);
+	free(since);
 	PQfinish(conn);
 	for (i = 0; i < nroots; i++)
 		free(roots[i]);

@@ -21,6 +21,8 @@
 #error "LOAD_VERSION is defined by the Makefile (DIST_VERSION)"
 #endif
 #define DEFAULT_TABLE "cassandra_sstable_files"
+/* long options without a short one */
+#define OPT_NO_PRUNE 1000
 
 static void
 usage(FILE *out)
@@ -38,7 +40,9 @@ usage(FILE *out)
 			"  -l, --label=NAME         the node's name in the label column (default: host name)\n"
 			"  -t, --table=NAME         the table, [schema.]name (default: " DEFAULT_TABLE ");\n"
 			"                           created when missing, with NAME_keys\n"
-			"  -k, --keys               also every partition key of each Index.db, into NAME_keys\n"
+			"  -k, --keys               also every partition key of each SSTable, into NAME_keys:\n"
+			"                           from Index.db, or from Partitions.db when trie-indexed\n"
+			"      --no-prune           keep the rows of SSTables no longer on the node\n"
 			"  -q, --quiet              errors only\n"
 			"  -v, --verbose            one line per SSTable\n"
 			"  -V, --version            print the version and exit\n"
@@ -60,6 +64,15 @@ usage(FILE *out)
 			"unchanged.  Progress goes to a terminal; otherwise only errors and one\n"
 			"summary line are printed (to standard error).\n"
 			"\n"
+			"After a complete run, the rows of the label whose SSTable is no longer live\n"
+			"in the folders walked (deleted by compaction, or orphaned: its Data.db gone)\n"
+			"are removed with their keys (the summary's \"removed\"), unless --no-prune.\n"
+			"Rows outside the folders given, below a folder that could not be read whole,\n"
+			"or loaded by another run since this one started are kept; an interrupted\n"
+			"run removes nothing.  An SSTable's path is the real path of its folder\n"
+			"(symbolic links, . and .. resolved): one row per SSTable whichever path\n"
+			"reaches it, the path cassandra_sstables() gives.\n"
+			"\n"
 			"Exit status: 0 all loaded, 1 some SSTables failed, 2 usage, directory,\n"
 			"connection or setup error (no extension, no privilege), 3 connection lost\n"
 			"during the load, 4 interrupted.\n");
@@ -78,6 +91,7 @@ ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp, int *
 		{"label", required_argument, NULL, 'l'},
 		{"table", required_argument, NULL, 't'},
 		{"keys", no_argument, NULL, 'k'},
+		{"no-prune", no_argument, NULL, OPT_NO_PRUNE},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"version", no_argument, NULL, 'V'},
@@ -112,6 +126,9 @@ ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp, int *
 				break;
 			case 'k':
 				o->keys = 1;
+				break;
+			case OPT_NO_PRUNE:
+				o->no_prune = 1;
 				break;
 			case 'q':
 				o->quiet = 1;

@@ -240,6 +240,12 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 	return u;
 }
 
+int
+ld_upload_prune(ld_uploader *u, ld_scope *s, const char *since, size_t *removed, int *fatal)
+{
+	return ld_prune(u->conn, u->o, u->table, u->keys_table, u->lock_key, s, since, removed, fatal);
+}
+
 void
 ld_upload_end(ld_uploader *u)
 {

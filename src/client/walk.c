@@ -6,7 +6,9 @@
  * ScyllaDB's staging and quarantine) to the caller as it is found (nothing
  * is kept: a node of any size is walked in the memory of its largest
  * folder) and prints the problems on stderr.  Snapshots/ and backups/ are
- * not entered.
+ * not entered.  An SSTable's path is the real path of its folder
+ * (bc_walk.h), as in cassandra_sstables; with a scope (prune.c) the walk
+ * notes what it covered, for the rows of SSTables gone to be removed.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -29,6 +31,7 @@ typedef struct walker
 	int			report;			/* print and count the problems */
 	int			verbose;
 	int		   *warnings;
+	ld_scope   *scope;			/* or NULL */
 	ld_sstable_fn fn;
 	void	   *arg;
 } walker;
@@ -48,7 +51,7 @@ ld_absolute_path(const char *path)
 {
 	char	   *abs,
 			   *out;
-	size_t		i,
+	size_t		i = 0,
 				o = 0;
 	char		cwd[PATH_MAX];
 
@@ -64,25 +67,43 @@ ld_absolute_path(const char *path)
 			sprintf(abs, "%s/%s", cwd, path);
 		}
 	}
-	/* collapse "//" and "/./", drop a trailing "/." and trailing slashes */
-	out = ld_xmalloc(strlen(abs) + 1);
-	for (i = 0; abs[i];)
+
+	/*
+	 * Component by component: "" (of "//") and "." dropped, ".." taking
+	 * the component before it away (at the root: nothing), as
+	 * PostgreSQL's canonicalize_path does since version 15, so that the
+	 * folder given is the one cassandra_sstables walks for the same text
+	 * (the SSTables' paths are their folders' real paths either way)
+	 */
+	out = ld_xmalloc(strlen(abs) + 2);
+	while (abs[i])
 	{
-		if (abs[i] == '/' && o > 0 && out[o - 1] == '/')
+		size_t		j = i,
+					n;
+
+		while (abs[j] && abs[j] != '/')
+			j++;
+		n = j - i;
+		if (n == 0 || (n == 1 && abs[i] == '.'))
+			;
+		else if (n == 2 && abs[i] == '.' && abs[i + 1] == '.' && abs[0] == '/')
 		{
-			i++;
-			continue;
+			while (o > 0 && out[o - 1] != '/')
+				o--;
+			if (o > 0)
+				o--;
 		}
-		if (abs[i] == '.' && o > 0 && out[o - 1] == '/' &&
-			(abs[i + 1] == '/' || abs[i + 1] == '\0'))
+		else
 		{
-			i++;
-			continue;
+			if (o > 0 || abs[0] == '/')
+				out[o++] = '/';
+			memcpy(out + o, abs + i, n);
+			o += n;
 		}
-		out[o++] = abs[i++];
+		i = abs[j] ? j + 1 : j;
 	}
-	while (o > 1 && out[o - 1] == '/')
-		o--;
+	if (o == 0)
+		out[o++] = abs[0] == '/' ? '/' : '.';
 	out[o] = '\0';
 	free(abs);
 	return out;
@@ -116,6 +137,8 @@ walk_list(void *arg, bc_walk *bw, const char *dir, int root)
 	d = opendir(dir);
 	if (d == NULL)
 	{
+		if (w->scope)
+			ld_scope_exclude(w->scope, dir);
 		if (w->report || root)
 			ld_error("%s directory %s: %s", root ? "cannot read" : "skipping", dir, strerror(errno));
 		if (w->report && !root)
@@ -133,10 +156,15 @@ walk_list(void *arg, bc_walk *bw, const char *dir, int root)
 			bc_walk_add_name_stat(bw, de->d_name, &st);
 		}
 	}
-	if (!ld_stop_requested && errno != 0 && w->report)
+	if (!ld_stop_requested && errno != 0)
 	{
-		ld_error("skipping the rest of directory %s: %s", dir, strerror(errno));
-		(*w->warnings)++;
+		if (w->scope)
+			ld_scope_exclude(w->scope, dir);
+		if (w->report)
+		{
+			ld_error("skipping the rest of directory %s: %s", dir, strerror(errno));
+			(*w->warnings)++;
+		}
 	}
 	closedir(d);
 	return 1;
@@ -190,11 +218,55 @@ walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 	return data;
 }
 
+/* a folder's real path: its SSTables' paths, and the scope's */
+static char *
+walk_real_path(void *arg, const char *dir)
+{
+	walker	   *w = arg;
+	char	   *real = bc_walk_real_path_posix(dir);
+
+	if (w->scope)
+	{
+		if (real != NULL)
+			ld_scope_add_root(w->scope, real);
+		else
+			ld_scope_unknown(w->scope);
+	}
+	return real;
+}
+
+/* the folder of a file (as walked), into the scope's folders not read whole */
+static void
+exclude_folder_of(ld_scope *scope, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char	   *dir;
+
+	if (slash == NULL || slash == path)
+	{
+		ld_scope_unknown(scope);
+		return;
+	}
+	dir = ld_xmalloc((size_t) (slash - path) + 1);
+	memcpy(dir, path, (size_t) (slash - path));
+	dir[slash - path] = '\0';
+	ld_scope_exclude(scope, dir);
+	free(dir);
+}
+
 static void
 walk_problem(void *arg, const bc_walk_report *r)
 {
 	walker	   *w = arg;
 
+	/* what could not be read whole keeps its rows */
+	if (w->scope && !r->root)
+	{
+		if (r->problem == BC_WALK_STAT_FAILED && !r->is_directory)
+			exclude_folder_of(w->scope, r->path);
+		else if (r->problem == BC_WALK_STAT_FAILED || r->problem == BC_WALK_TOO_DEEP)
+			ld_scope_exclude(w->scope, r->path);
+	}
 	if (!w->report && !r->root)
 		return;
 	switch (r->problem)
@@ -263,6 +335,8 @@ walk_sstable(void *arg, const bc_walk_sstable *ws)
 	int			c;
 	static const char *const small[] = {"Filter.db", "Statistics.db", "Summary.db", "TOC.txt"};
 
+	if (w->scope && bc_sstable_state_read(ws->state))
+		ld_scope_seen(w->scope, ws->prefix);
 	if (!bc_sstable_state_read(ws->state))
 	{
 		if (w->verbose)
@@ -306,15 +380,17 @@ walk_sstable(void *arg, const bc_walk_sstable *ws)
 
 static const bc_walk_ops walk_ops = {
 	walk_alloc, walk_release, bc_walk_stat_posix, walk_list, walk_read_log,
-	walk_problem, walk_sstable
+	walk_problem, walk_sstable, walk_real_path
 };
 
 int
-ld_walk(const char *root, int report, int verbose, int *warnings, ld_sstable_fn fn, void *arg)
+ld_walk(const char *root, int report, int verbose, int *warnings, ld_scope *scope,
+		ld_sstable_fn fn, void *arg)
 {
 	walker		w;
 	int			ignored = 0;
 
+	w.scope = scope;
 	w.report = report;
 	w.verbose = verbose;
 	w.warnings = warnings ? warnings : &ignored;

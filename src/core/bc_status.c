@@ -11,7 +11,7 @@ bc_status_message(bc_status st)
 		case BC_OK:
 			return "success";
 		case BC_ERR_FP_INVALID:
-			return "fp_chance must be greater than 0 and at most 1";
+			return "fp_chance must be greater than 0 and less than 1";
 		case BC_ERR_FP_ALWAYS_PRESENT:
 			return "fp_chance 1 means no bloom filter: Cassandra writes no Filter.db";
 		case BC_ERR_FP_UNREACHABLE:

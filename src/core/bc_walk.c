@@ -12,7 +12,10 @@
  * followed (data folders are often links to other disks), but each folder
  * is walked once: one met again (its device and inode, kept for the whole
  * walk in bc_walk_seen.c) is skipped, as one back up the tree is, and the
- * walk goes no deeper than BC_WALK_MAX_DEPTH.
+ * walk goes no deeper than BC_WALK_MAX_DEPTH.  An SSTable's path (its
+ * identity) is its folder's real path (bc_walk_ops.real_path), so that a
+ * folder reached through a link, or by a path with "..", gives the same
+ * paths whichever way the walk came.
  *
  * The caller does the I/O and provides the memory (bc_walk_ops); every
  * allocation made here is released before the walk returns, unless a
@@ -56,7 +59,9 @@ typedef struct entry
  * its subfolders walked */
 typedef struct frame
 {
-	char	   *dir;			/* from alloc */
+	char	   *dir;			/* from alloc: as walked (subfolders, names) */
+	char	   *real;			/* from alloc: its real path (the SSTables'
+								 * paths), or NULL: dir */
 	uint64_t	dev;			/* which folder it is, for link loops */
 	uint64_t	ino;
 	named	   *names;			/* its names, sorted */
@@ -202,11 +207,12 @@ put_string(char **fill, const char *s, size_t len)
 }
 
 /*
- * One SSTable: the components entries[0 .. n) of a folder f, into *s, all
- * in one block from alloc (returned, for the caller to release).
+ * One SSTable: the components entries[0 .. n) of a folder f (at dir, its
+ * real path, reached as walked_dir), into *s, all in one block from alloc
+ * (returned, for the caller to release).
  */
 static void *
-make_sstable(bc_walk *w, const char *dir, const bc_folder *f,
+make_sstable(bc_walk *w, const char *dir, const char *walked_dir, const bc_folder *f,
 			 const entry *entries, size_t n, const bc_walk_txn *t, bc_walk_sstable *out)
 {
 	bc_sstable_name parsed;
@@ -239,6 +245,7 @@ make_sstable(bc_walk *w, const char *dir, const bc_folder *f,
 
 	memset(&s, 0, sizeof(s));
 	s.dir = dir;
+	s.walked_dir = walked_dir;
 	s.prefix = fill;
 	memcpy(fill, dir, dl);
 	fill += dl;
@@ -307,6 +314,7 @@ open_frame(bc_walk *w, char *dir, int root)
 				i;
 	int			k;
 	const char *first;
+	char	   *real;
 
 	/* each folder once: a link back up the tree, or to a folder walked
 	 * before, is not followed */
@@ -349,8 +357,11 @@ open_frame(bc_walk *w, char *dir, int root)
 walk:
 	w->names = NULL;
 	w->nnames = w->capnames = 0;
+	real = w->ops->real_path ? w->ops->real_path(w->arg, dir) : NULL;
 	if (!w->ops->list(w->arg, w, dir, root))
 	{
+		if (real != NULL)
+			w->ops->release(w->arg, real);
 		for (i = 0; i < w->nnames; i++)
 			w->ops->release(w->arg, w->names[i].name);
 		if (w->names != NULL)
@@ -361,6 +372,7 @@ walk:
 	fr = &w->frames[w->depth++];
 	memset(fr, 0, sizeof(*fr));
 	fr->dir = dir;
+	fr->real = real;
 	fr->dev = st.dev;
 	fr->ino = st.ino;
 	fr->names = w->names;
@@ -437,6 +449,8 @@ close_frame(bc_walk *w)
 		w->ops->release(w->arg, fr->names[i].name);
 	if (fr->names != NULL)
 		w->ops->release(w->arg, fr->names);
+	if (fr->real != NULL)
+		w->ops->release(w->arg, fr->real);
 	w->ops->release(w->arg, fr->dir);
 }
 
@@ -484,7 +498,8 @@ bc_walk_next(bc_walk *w, bc_walk_sstable *s)
 				   memcmp(e[j].name, e[i].name, e[i].descriptor_len) == 0)
 				j++;
 			fr->next_entry = j;
-			w->current = make_sstable(w, fr->dir, &fr->folder, e + i, j - i, &fr->txn, s);
+			w->current = make_sstable(w, fr->real ? fr->real : fr->dir, fr->dir,
+									  &fr->folder, e + i, j - i, &fr->txn, s);
 			return 1;
 		}
 		if (fr->next_sub < fr->nsub)

@@ -97,8 +97,15 @@ typedef struct bc_walk_component
  */
 typedef struct bc_walk_sstable
 {
-	const char *dir;			/* its folder, as the walk reached it */
-	const char *prefix;			/* dir/descriptor: its files' common prefix */
+	const char *dir;			/* its folder: its real path (bc_walk_ops's
+								 * real_path), or as the walk reached it */
+	const char *prefix;			/* dir/descriptor: its files' common prefix,
+								 * and the SSTable's identity (the path
+								 * cassandra_sstables and bloomcass-load
+								 * give it) */
+	const char *walked_dir;		/* its folder as the walk reached it (what
+								 * keyspace, table and snapshot are read
+								 * from) */
 	const char *descriptor;		/* nb-1-big, ks-cf-ka-1, tmp-la-2-big */
 	const char *version;
 	const char *generation;
@@ -144,6 +151,21 @@ typedef struct bc_walk_ops
 	/* every SSTable of every folder walked, whatever its state (bc_walk_run
 	 * only) */
 	void		(*sstable) (void *arg, const bc_walk_sstable *s);
+
+	/*
+	 * The real path of a folder about to be listed, from alloc (NULL, or a
+	 * NULL op: the path as the walk reached it).  Called once per folder
+	 * entered, before its list.  What an SSTable is (its identity, in
+	 * bc_walk_sstable.prefix) is the real path of its folder, as
+	 * realpath(3) resolves it (bc_walk_real_path_posix): symbolic links,
+	 * "." and ".." resolved, so that a folder reached through a link or by
+	 * another path gives its SSTables the same paths.  Folder names are
+	 * read from the path as walked (bc_folder_parse: keyspace, table,
+	 * snapshot), as Cassandra names them.  Two mount points of one folder
+	 * (a bind mount) are two real paths: within one walk the folder is
+	 * walked once (its device and inode), not across walks.
+	 */
+	char	   *(*real_path) (void *arg, const char *dir);
 } bc_walk_ops;
 
 /*
@@ -188,6 +210,10 @@ void		bc_walk_add_name_stat(bc_walk *w, const char *name, const bc_walk_stat *st
  * in the directory open as dirfd (fstatat(2), links followed) */
 void		bc_walk_stat_posix(void *arg, const char *path, bc_walk_stat *st);
 void		bc_walk_stat_posix_at(int dirfd, const char *name, bc_walk_stat *st);
+
+/* realpath(3) of path, from malloc (the caller frees it, or copies it into
+ * its own memory), or NULL when it cannot be resolved (errno says why) */
+char	   *bc_walk_real_path_posix(const char *path);
 
 /* bytes of an SSTable's component, or -1 when it has none (or its size is
  * not known) */

@@ -467,7 +467,8 @@ check_sstable_shape(const bc_walk_sstable *s)
 			memcmp(nm.generation, s->generation, nm.generation_len) == 0 &&
 			nm.format == s->format && nm.legacy == s->legacy;
 		CHECK(ok, "%s: version, generation, format or legacy not the name's", s->prefix);
-		bc_folder_parse(s->dir, strlen(s->dir), &fo);
+		CHECK(s->walked_dir != NULL, "%s: no walked_dir", s->prefix);
+		bc_folder_parse(s->walked_dir, strlen(s->walked_dir), &fo);
 		if (s->legacy)
 			ok = s->keyspace && s->table &&
 				strlen(s->keyspace) == nm.keyspace_len &&
@@ -519,7 +520,46 @@ op_sstable(void *arg, const bc_walk_sstable *s)
 }
 
 static const bc_walk_ops ops = {
-	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable
+	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable, NULL
+};
+
+/* a folder's real path: the links above it (and it) replaced by their
+ * targets, as realpath(3) resolves them */
+static char *
+op_real_path(void *arg, const char *path)
+{
+	memfs	   *fs = arg;
+	char		cur[4096],
+				next[4096];
+	char	   *out;
+	int			hops;
+
+	normalize(path, cur, sizeof(cur));
+	for (hops = 0; hops < 16; hops++)
+	{
+		size_t		i;
+		fsent	   *via = NULL;
+
+		for (i = 0; i < fs->n && via == NULL; i++)
+		{
+			size_t		l = strlen(fs->e[i].path);
+
+			if (fs->e[i].target != NULL && strncmp(cur, fs->e[i].path, l) == 0 &&
+				(cur[l] == '/' || cur[l] == '\0'))
+				via = &fs->e[i];
+		}
+		if (via == NULL)
+			break;
+		snprintf(next, sizeof(next), "%s%s", via->target, cur + strlen(via->path));
+		memcpy(cur, next, sizeof(cur));
+	}
+	out = op_alloc(fs, strlen(cur) + 1);
+	strcpy(out, cur);
+	return out;
+}
+
+static const bc_walk_ops real_ops = {
+	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable, op_real_path
 };
 
 static void
@@ -1327,6 +1367,67 @@ check_links(void)
  */
 static long ticks;
 
+/*
+ * An SSTable's path is its folder's real path (real_path), whichever way
+ * the walk reached it; keyspace and table are read from the folders as
+ * walked.  /n/data/ks/t2-2 is a link to another disk (/n/disk2/t2), /n/link
+ * a link to /n/data.
+ */
+static void
+check_real_paths(void)
+{
+	memfs		fs;
+	fsent	   *data,
+			   *disk;
+	const char *roots[] = {"/n/data", "/n/link", "/n/link/ks", "/n/data/ks/t2-2", "/n/link/ks/t2-2"};
+	size_t		i;
+	bc_walk    *w;
+	bc_walk_sstable s;
+
+	fs_init(&fs);
+	fs_dir(&fs, "/n");
+	data = fs_dir(&fs, "/n/data");
+	fs_dir(&fs, "/n/data/ks");
+	fs_dir(&fs, "/n/data/ks/t1-1");
+	fs_file(&fs, "/n/data/ks/t1-1/nb-1-big-Data.db", 3, 4);
+	fs_dir(&fs, "/n/disk2");
+	disk = fs_dir(&fs, "/n/disk2/t2");
+	fs_file(&fs, "/n/disk2/t2/nb-7-big-Data.db", 5, 6);
+	fs_link(&fs, "/n/data/ks/t2-2", "/n/disk2/t2", disk);
+	data = lookup(&fs, "/n/data");
+	fs_link(&fs, "/n/link", "/n/data", data);
+
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+	{
+		run_reset(&fs);
+		CHECK(bc_walk_run(&real_ops, &fs, roots[i], 0) == 0, "real paths from %s", roots[i]);
+		CHECK(fs.nalloc == fs.nrelease, "real paths from %s: %ld allocations, %ld releases",
+			  roots[i], fs.nalloc, fs.nrelease);
+		CHECK(strstr(fs.out, "S /n/disk2/t2/nb-7-big d=nb-7-big v=nb g=7 big ks=ks t=t2 snap=- live Data.db:5:6\n") != NULL,
+			  "real paths from %s: the linked table's SSTable by its real path: %s", roots[i], fs.out);
+		CHECK(i >= 3 || strstr(fs.out, "S /n/data/ks/t1-1/nb-1-big d=nb-1-big v=nb g=1 big ks=ks t=t1 snap=- live Data.db:3:4\n") != NULL,
+			  "real paths from %s: the other table's: %s", roots[i], fs.out);
+		CHECK(strstr(fs.out, "/n/link/") == NULL && strstr(fs.out, "S /n/data/ks/t2-2") == NULL,
+			  "real paths from %s: a path through a link: %s", roots[i], fs.out);
+	}
+	/* one at a time, released on the way */
+	run_reset(&fs);
+	w = bc_walk_open(&real_ops, &fs, "/n/link", 0);
+	CHECK(w != NULL && bc_walk_next(w, &s) && strcmp(s.prefix, "/n/data/ks/t1-1/nb-1-big") == 0 &&
+		  strcmp(s.walked_dir, "/n/link/ks/t1-1") == 0 && strcmp(s.dir, "/n/data/ks/t1-1") == 0,
+		  "real paths one at a time: %s in %s, walked as %s", w ? s.prefix : "-",
+		  w ? s.dir : "-", w ? s.walked_dir : "-");
+	bc_walk_close(w);
+	CHECK(fs.nalloc == fs.nrelease, "real paths one at a time: %ld allocations, %ld releases",
+		  fs.nalloc, fs.nrelease);
+	/* without the op: the paths as walked */
+	run_reset(&fs);
+	CHECK(bc_walk_run(&ops, &fs, "/n/link", 0) == 0 &&
+		  strstr(fs.out, "S /n/link/ks/t2-2/nb-7-big ") != NULL,
+		  "paths as walked without real_path: %s", fs.out);
+	fs_free(&fs);
+}
+
 static void
 count_tick(void)
 {
@@ -1434,6 +1535,7 @@ suite_walk(void)
 	check_many();
 	check_bounded();
 	check_links();
+	check_real_paths();
 	check_tick();
 	check_extras();
 
