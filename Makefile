@@ -36,6 +36,7 @@ DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVER
 CORE_SRCS = \
 	src/core/bc_codec.c \
 	src/core/bc_compression.c \
+	src/core/bc_compression_chunk.c \
 	src/core/bc_compression_dict.c \
 	src/core/bc_cqltype.c \
 	src/core/bc_cqlvalue_json.c \
@@ -72,7 +73,8 @@ CORE_SRCS = \
 	src/core/bc_txn_record.c \
 	src/core/bc_walk.c \
 	src/core/bc_walk_posix.c \
-	src/core/bc_walk_seen.c
+	src/core/bc_walk_seen.c \
+	src/core/bc_walk_txn.c
 
 GLUE_SRCS = \
 	src/bloom_agg_exact.c \
@@ -160,7 +162,7 @@ PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initi
 # each object's header dependencies, written beside it (src/x.o: src/x.d)
 PG_CFLAGS += -MMD -MP
 
-# The decompressors of a compressed Data.db (src/core/bc_compression.c):
+# The decompressors of a compressed Data.db (src/core/bc_compression_chunk.c):
 # Debian's liblz4-dev, libsnappy-dev, zlib1g-dev and libzstd-dev.
 COMPRESSION_LIBS = -llz4 -lsnappy -lz -lzstd
 SHLIB_LINK += $(COMPRESSION_LIBS)
@@ -295,14 +297,16 @@ build/unit_tests_san: $(UNIT_DEPS)
 # ---------------------------------------------------------------------------
 TOOL_SRCS = \
 	test/tools/chunk_codec.c \
+	test/tools/dict_trailer.c \
 	test/tools/recompress.c \
 	test/tools/scylla_quirks.c \
 	test/tools/tool_io.c
 TOOL_DEPS = $(CORE_SRCS) $(wildcard src/core/*.h) test/tools/tool_io.c test/tools/tool_io.h
 
-build/tools/recompress: test/tools/recompress.c test/tools/chunk_codec.c test/tools/chunk_codec.h $(TOOL_DEPS)
+build/tools/recompress: test/tools/recompress.c test/tools/chunk_codec.c test/tools/chunk_codec.h \
+		test/tools/dict_trailer.c test/tools/dict_trailer.h $(TOOL_DEPS)
 	@mkdir -p build/tools
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -o $@ $< test/tools/chunk_codec.c \
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -o $@ $< test/tools/chunk_codec.c test/tools/dict_trailer.c \
 		test/tools/tool_io.c $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
 
 build/tools/scylla-quirks: test/tools/scylla_quirks.c $(TOOL_DEPS)

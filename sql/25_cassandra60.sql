@@ -11,8 +11,13 @@
 --            ZDICT_trainFromBuffer, stored after CompressionInfo.db's
 --            offsets: every key and lookup is the source's;
 --   damaged: ea copies with the dictionary's kind 1, its checksum wrong,
---            CompressionInfo.db cut short: an ERROR naming the file, when
---            Data.db is read ($DATA: the data directory).
+--            CompressionInfo.db cut short, the zstd dictionary's own id
+--            changed or chunk 0 compressed with another dictionary (both
+--            with the checksum over what is stored: only zstd notices): an
+--            ERROR naming the file, when Data.db is read ($DATA: the data
+--            directory); and the trailer's id changed with the checksum
+--            over it, which CompressionDictionary.deserialize reads as any
+--            other id (only the checksum covers it): the source's keys.
 --
 SET client_min_messages = warning;
 
@@ -58,6 +63,23 @@ SELECT v6.kind, c.version, c.format, count(*) AS copies,
                                s.key_type, s.first_key, s.last_key, s.filter_db_bytes, s.components)) AS facts_as_source
 FROM v6 JOIN listed c ON c.path = v6.copy JOIN source_listed s ON s.path = v6.source
 GROUP BY v6.kind, c.version, c.format ORDER BY v6.kind, c.version;
+
+-- bloom_health of the listed filter, partitions and fp_chance: the source's
+SELECT v6.kind, c.version, count(*) AS copies,
+       count(*) FILTER (WHERE bloom_health(c.filter, c.partitions, c.fp_chance)
+                            = bloom_health(s.filter, s.partitions, s.fp_chance)) AS health_as_source
+FROM v6 JOIN listed c ON c.path = v6.copy JOIN source_listed s ON s.path = v6.source
+GROUP BY v6.kind, c.version ORDER BY v6.kind, c.version;
+
+-- the damaged copies are listed with the source's facts: the listing reads
+-- Filter.db, Statistics.db and Partitions.db, not Data.db
+SELECT substring(v6.copy_rel FROM 'damaged/([^/]+)') AS damage,
+       (c.filter::text, c.partitioner, c.fp_chance, c.partitions, c.first_key, c.last_key)
+       IS NOT DISTINCT FROM
+       (s.filter::text, s.partitioner, s.fp_chance, s.partitions, s.first_key, s.last_key) AS facts_as_source
+FROM v6 CROSS JOIN LATERAL cassandra_sstables(regexp_replace(v6.copy, '/[^/]+$', '')) c
+JOIN source_listed s ON s.path = v6.source
+WHERE v6.kind = 'damaged' AND c.path = v6.copy ORDER BY 1;
 
 -- bloom_import_file: the filter of the renamed Filter.db, by its name
 SELECT v6.version, count(*) AS filters,
@@ -125,9 +147,26 @@ FROM v6 CROSS JOIN LATERAL try_v6('SELECT count(*) FROM cassandra_sstable_keys($
                                   v6.copy, '\x'::bytea) t
 WHERE v6.kind = 'damaged' ORDER BY 1;
 
+-- the one a reader sees through (id): the source's keys in its order, and
+-- each found
+SELECT substring(v6.copy_rel FROM 'damaged/([^/]+)') AS damage,
+       (SELECT array_agg(k ORDER BY n) FROM cassandra_sstable_keys(v6.copy) WITH ORDINALITY AS t(k, n))
+       = (SELECT array_agg(k ORDER BY n) FROM cassandra_sstable_keys(v6.source) WITH ORDINALITY AS t(k, n))
+       AS same_keys_same_order,
+       (SELECT bool_and(cassandra_sstable_has_key(v6.copy, k)) FROM cassandra_sstable_keys(v6.source) k)
+       AS every_key_found
+FROM v6 WHERE v6.kind = 'damaged' AND v6.copy_rel ~ '/damaged/id/';
+
+-- has_key of a key the source holds (its last), read from Data.db: a key
+-- the trie does not lead to needs no Data.db, and is absent whatever the
+-- dictionary
+SELECT substring(v6.copy_rel FROM 'damaged/([^/]+)') AS damage, t.*
+FROM v6 CROSS JOIN LATERAL try_v6('SELECT cassandra_sstable_has_key($1, $2)', v6.copy,
+                                  (SELECT k FROM cassandra_sstable_keys(v6.source) k ORDER BY k DESC LIMIT 1)) t
+WHERE v6.kind = 'damaged' ORDER BY 1;
 SELECT substring(v6.copy_rel FROM 'damaged/([^/]+)') AS damage, t.*
 FROM v6 CROSS JOIN LATERAL try_v6('SELECT cassandra_sstable_has_key($1, $2)', v6.copy, '\x00'::bytea) t
-WHERE v6.kind = 'damaged' ORDER BY 1;
+WHERE v6.kind = 'damaged' AND v6.copy_rel ~ '/damaged/(dict-id|other-dict|id)/' ORDER BY 1;
 
 DROP FUNCTION try_v6(text, text, bytea);
 RESET client_min_messages;

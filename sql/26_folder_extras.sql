@@ -21,6 +21,14 @@
 --   me-7-big  a Statistics.db.tmp (ScyllaDB's TemporaryStatistics) beside a
 --             complete SSTable: not a component; live
 --
+-- and ScyllaDB's table subfolders (sstables/sstable_directory.hh), in
+-- s-<id>: staging/ and quarantine/, which ScyllaDB's table_populator loads
+-- into the table (replica/distributed_loader.cc): states staging and
+-- quarantine, listed by default; upload/, not the table's until nodetool
+-- refresh: state upload, listed with include_inactive only; pending_delete/
+-- with a deletion log: nothing.  Each is the table s of ks_extras, not a
+-- table named after the subfolder.
+--
 \set VERBOSITY terse
 
 CREATE OR REPLACE FUNCTION rel(p text) RETURNS text LANGUAGE sql STABLE
@@ -42,7 +50,11 @@ SELECT coalesce(e.rel_path, rel(n.path)) AS mismatch, e.state AS expected, n.sta
 FROM extras_expected e FULL JOIN extras_all n ON rel(n.path) = e.rel_path
 WHERE e.state IS DISTINCT FROM n.state;
 
--- by default, the live ones only
+-- ScyllaDB's subfolders: the table's keyspace and name, the folder's state
+SELECT rel(path) AS sstable, keyspace, table_name, state, snapshot
+FROM extras_all WHERE path LIKE '%/s-8888%' ORDER BY path COLLATE "C";
+
+-- by default, those the table reads: live, staging, quarantine
 SELECT rel(path) AS live FROM cassandra_sstables(test_path('node/extras')) ORDER BY path COLLATE "C";
 
 -- each copy's facts against its source's, listed where it lies

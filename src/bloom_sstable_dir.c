@@ -12,8 +12,14 @@
  *   <keyspace>/<table>[-<id>]/.<index>/         a secondary index's
  *   .../<table>[-<id>]/snapshots/<tag>/         a snapshot
  *   .../<table>[-<id>]/backups/                 incremental backups
+ *   .../<table>-<id>/staging/, quarantine/      ScyllaDB's, read by its
+ *                                               table (states staging,
+ *                                               quarantine)
+ *   .../<table>-<id>/upload/                    ScyllaDB's, not yet the
+ *                                               table's (state upload)
  *
- * and the state of an SSTable in a table folder:
+ * (bc_sstable_dir.c gives the sources) and the state of an SSTable in a
+ * table folder, in staging/ or in quarantine/:
  *
  *   temporary  tmp- or tmplink- in its name (2.x), ScyllaDB's TOC.txt.tmp
  *              or TemporaryHashes.db.tmp among its components (being
@@ -25,9 +31,9 @@
  *              startup)
  *   live       anything else
  *
- * By default only live SSTables are listed (and the snapshots/ and backups/
- * folders are not entered); include_inactive lists all of them with their
- * state.  Names that are not SSTable components are ignored, and so is
+ * By default only the SSTables a table reads are listed (live, staging,
+ * quarantine; the snapshots/ and backups/ folders are not entered);
+ * include_inactive lists all of them with their state.  Names that are not SSTable components are ignored, and so is
  * anything that is not a regular file (a FIFO, socket or device is never
  * opened: bloom_files.c refuses one met anyway with 42809).  Symbolic
  * links are followed (Cassandra's data folders are often links to other
@@ -413,8 +419,9 @@ cassandra_sstables(PG_FUNCTION_ARGS)
 	MemoryContextReset(w->rowcxt);
 	while (w->walk != NULL && bc_walk_next(w->walk, &s))
 	{
-		/* only live SSTables, unless include_inactive */
-		if (!w->include_inactive && s.state != BC_STATE_LIVE)
+		/* only SSTables the table reads (live, ScyllaDB's staging and
+		 * quarantine), unless include_inactive */
+		if (!w->include_inactive && !bc_sstable_state_read(s.state))
 			continue;
 		old = MemoryContextSwitchTo(w->rowcxt);
 		row = sstable_row(w, &s);

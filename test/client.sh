@@ -230,14 +230,17 @@ expect "node: exit status 1" "$RC" 1
 
 # --- what else a node's table folder holds (make-node.sh's extras) -----------
 # SAI and SASI components, no Filter.db (fp_chance 1, and 0.01), ScyllaDB's
-# TOC.txt.tmp, TemporaryHashes.db.tmp and Statistics.db.tmp: the live
-# SSTables loaded as listed, the others not, and nothing to warn about
+# TOC.txt.tmp, TemporaryHashes.db.tmp and Statistics.db.tmp, and its
+# staging/, quarantine/, upload/ and pending_delete/ subfolders: the
+# SSTables the table reads (live, staging, quarantine) loaded as listed,
+# the others not, and nothing to warn about
 run "$T/extras.log" --label ex --keys --verbose "$NODE/extras"
 expect "extras: exit status 0" "$RC" 0
 expect "extras: rows equal cassandra_sstables() column by column" "$(compare ex "$NODE/extras" '^$')" ""
-expect "extras: the 5 live SSTables loaded" "$(q -c "
-	SELECT string_agg(regexp_replace(path, '.*/', ''), ' ' ORDER BY path) FROM cassandra_sstable_files
-	WHERE label = 'ex'")" "me-7-big nb-1-big nb-2-big nb-3-big nb-4-big"
+expect "extras: the 8 SSTables the tables read loaded, with their table and state" "$(q -c "
+	SELECT string_agg(table_name || ':' || state || ':' || regexp_replace(path, '.*/', ''), ' '
+	                  ORDER BY path COLLATE \"C\") FROM cassandra_sstable_files
+	WHERE label = 'ex'")" "s:live:me-1-big s:quarantine:me-4-big s:staging:me-2-big t:live:me-7-big t:live:nb-1-big t:live:nb-2-big t:live:nb-3-big t:live:nb-4-big"
 expect "extras: bloom_export(filter, version) is the bytes of every Filter.db, NULL without one" "$(filter_bytes_differ ex)" 0
 expect "extras: without Filter.db, no filter and fp_chance 1 and 0.01, keys loaded" "$(q -c "
 	SELECT string_agg(regexp_replace(f.path, '.*/', '') || ':' || f.fp_chance || ':' ||
@@ -246,8 +249,8 @@ expect "extras: without Filter.db, no filter and fp_chance 1 and 0.01, keys load
 	FROM cassandra_sstable_files f
 	WHERE label = 'ex' AND filter IS NULL")" "nb-3-big:1:5 nb-4-big:0.01:5"
 got=$(sed -nE 's/^not loaded \((.*)\): .*\/(.*)$/\2 \1/p' "$T/extras.log" | sort | paste -sd' ')
-expect "extras: ScyllaDB's unfinished SSTables not loaded (temporary)" "$got" \
-	"me-5-big temporary ms-6-big temporary"
+expect "extras: ScyllaDB's unfinished SSTables (temporary) and upload/'s not loaded" "$got" \
+	"me-3-big temporary me-5-big temporary me-5-big upload ms-6-big temporary"
 expect "extras: no warning" "$(grep -ci 'warn\|skipping\|cannot\|error' "$T/extras.log" || true)" 0
 
 # --- Data.db in every compressor, ScyllaDB's quirks, damaged copies ---------
@@ -338,9 +341,14 @@ expect "6.0 dict: zstd with a dictionary, facts and keys the source's (10,020 ke
 run "$T/v60-damaged.log" --label v6x --keys "$V60/damaged"
 expect "6.0 damaged: exit status 1" "$RC" 1
 got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/v60-damaged.log" | sed -E 's|.*/damaged/([^/]+)/.*|\1|' | sort | paste -sd' ')
-expect "6.0 damaged: the 3 are reported and not loaded" "$got" "checksum kind truncated"
-expect "6.0 damaged: each names CompressionInfo.db" \
+expect "6.0 damaged: the 5 are reported and not loaded" "$got" "checksum dict-id kind other-dict truncated"
+expect "6.0 damaged: the 3 of CompressionInfo.db's trailer name it" \
 	"$(grep -c "damaged/.*/ea-1-bti: CompressionInfo.db: CompressionInfo.db" "$T/v60-damaged.log")" 3
+expect "6.0 damaged: the 2 only zstd notices name Data.db and the dictionary" \
+	"$(grep -Ec "damaged/(dict-id|other-dict)/.*/ea-1-bti: Data.db: Data.db chunk was compressed with another zstd dictionary" "$T/v60-damaged.log")" 2
+expect "6.0 damaged: the trailer's id (covered by its checksum only) loads as the source, keys too" \
+	"$(codec_facts_differ v6x "translate(s.version, 'od', 'pe')") $(q -c "SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'v6x'")" \
+	"1 rows, 0 differ 5"
 
 # --- components whose positions and lengths another cannot hold -------------
 # (test/make-hostile.sh, components; the server alike: sql/22_components.sql)

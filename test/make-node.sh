@@ -223,4 +223,19 @@ printf '\x00\x01\x02\x03\x04\x05\x06\x07' >"$xdata/$x/ms-6-big-TemporaryHashes.d
 printf '%s\t%s\t%s\t%s\n' "$destname/extras/$x/ms-6-big" temporary - "being written (ScyllaDB)" >>"$xexp"
 xsstable "$ME" "$x/me-7-big" live "Statistics.db.tmp beside"
 cp -- "$ME-Statistics.db" "$xdata/$x/me-7-big-Statistics.db.tmp"
+# ScyllaDB's table subfolders (sstables/sstable_directory.hh), below a
+# table folder with its id: staging/ and quarantine/ hold SSTables its
+# table_populator loads into the table (replica/distributed_loader.cc),
+# staging, quarantine; upload/ ones nodetool refresh has not loaded yet,
+# upload; pending_delete/ a deletion log and no SSTable.  One in staging/
+# being written (TOC.txt.tmp) is temporary, as in the table's folder.
+y=ks_extras/s-88888888888888888888888888888888
+xsstable "$ME" "$y/me-1-big" live
+xsstable "$ME" "$y/staging/me-2-big" staging "in staging/"
+xsstable "$ME" "$y/staging/me-3-big" temporary "in staging/, TOC.txt renamed TOC.txt.tmp"
+mv -- "$xdata/$y/staging/me-3-big-TOC.txt" "$xdata/$y/staging/me-3-big-TOC.txt.tmp"
+xsstable "$ME" "$y/quarantine/me-4-big" quarantine "in quarantine/"
+xsstable "$ME" "$y/upload/me-5-big" upload "in upload/"
+mkdir -p "$xdata/$y/pending_delete"
+printf '%s\n' "$xdata/$y/me-6-big-TOC.txt" >"$xdata/$y/pending_delete/sstables-6-6.log"
 LC_ALL=C sort -o "$xexp" "$xexp"

@@ -20,8 +20,13 @@
 #       zstd-dict)
 #   DEST/damaged/<kind>/<keyspace>/<table>-<id>/<sstable>
 #       an ea copy (its keys are read through Data.db) with the
-#       dictionary's kind 1, its checksum wrong, and its CompressionInfo.db
-#       cut 3 bytes short (inside the checksum)
+#       dictionary's kind 1, its checksum wrong, its CompressionInfo.db
+#       cut 3 bytes short (inside the checksum), the zstd dictionary's own
+#       id changed (dict-id) and chunk 0 compressed with another dictionary
+#       (other-dict), both with the checksum over what is stored, so only
+#       zstd notices; and the trailer's id changed with the checksum over
+#       it (id), which readers read as the source (nothing but the
+#       checksum covers the id)
 #
 # DEST/expected.tsv lists every copy: copy (relative to DEST's parent's
 # parent), kind, source (relative to SSTABLES' parent), change.
@@ -110,5 +115,10 @@ to=$(place "$dest/damaged/truncated" "$S" ea)
 "$tools/recompress" -c 1024 -D "$BIG" "$S" zstd-dict "$to" >/dev/null
 truncate -s -3 "$to-CompressionInfo.db"
 record "$to" damaged "$S" "CompressionInfo.db: its last 3 bytes cut"
+for d in id dict-id other-dict; do
+	to=$(place "$dest/damaged/$d" "$S" ea)
+	"$tools/recompress" -c 1024 -D "$BIG" -d "$d" "$S" zstd-dict "$to" >/dev/null
+	record "$to" damaged "$S" "CompressionInfo.db: -d $d (test/tools/dict_trailer.h)"
+done
 
 chmod -R a+rX "$dest"

@@ -28,7 +28,7 @@ static void
 usage(FILE *out)
 {
 	fprintf(out,
-			"bloomcass-load loads the live SSTables of a Cassandra node into PostgreSQL:\n"
+			"bloomcass-load loads the SSTables a Cassandra node's tables read into PostgreSQL:\n"
 			"one row per SSTable with the columns of cassandra_sstables(), filled on the\n"
 			"server by the bloomcass extension from the uploaded Filter.db, Statistics.db,\n"
 			"Summary.db and TOC.txt (kept in the row too; Filter.db as the filter column:\n"

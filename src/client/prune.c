@@ -2,7 +2,7 @@
  * prune.c - bloomcass-load: the rows of SSTables gone from the node.
  *
  * Compaction deletes SSTables all day; a run removes the rows (and keys) of
- * its label whose SSTable is no longer live where it walked.  What it
+ * its label whose SSTable its table no longer reads where it walked.  What it
  * walked is its scope, gathered during the load's walk (walk.c):
  *
  *   - the folders given, as given (made absolute) and as real paths, and
@@ -13,10 +13,11 @@
  *   - the folders the walk could not read whole (a permission error, a
  *     read error part way, a folder or file it could not stat, one too
  *     deep): rows below them are kept, as they were;
- *   - every live SSTable found: its row is kept.  An SSTable that is not
- *     live (orphaned: its Data.db gone, compaction deleting it; obsolete;
- *     temporary) is not listed by cassandra_sstables either, and its row
- *     goes.
+ *   - every SSTable found that its table reads (live, ScyllaDB's staging
+ *     and quarantine: bc_sstable_state_read): its row is kept.  Any other
+ *     (orphaned: its Data.db gone, compaction deleting it; obsolete;
+ *     temporary; upload) is not listed by cassandra_sstables either, and
+ *     its row goes.
  *
  * The SSTables found are kept as 64-bit hashes of their paths (8 bytes an
  * SSTable): a collision can only keep a row that should go (until the next

@@ -2,12 +2,13 @@
  * walk.c - the SSTables below a data directory, found by the core's walk
  * (bc_walk.c), the one cassandra_sstables uses: this file gives it
  * readdir(3), bc_walk_stat_posix, the transaction logs' bytes and malloc,
- * hands each live SSTable to the caller as it is found (nothing is kept: a
- * node of any size is walked in the memory of its largest folder) and
- * prints the problems on stderr.  Snapshots/ and backups/ are not entered.
- * An SSTable's path is the real path of its folder (bc_walk.h), as in
- * cassandra_sstables; with a scope (prune.c) the walk notes what it
- * covered, for the rows of SSTables gone to be removed.
+ * hands each SSTable its table reads (bc_sstable_state_read: live, and
+ * ScyllaDB's staging and quarantine) to the caller as it is found (nothing
+ * is kept: a node of any size is walked in the memory of its largest
+ * folder) and prints the problems on stderr.  Snapshots/ and backups/ are
+ * not entered.  An SSTable's path is the real path of its folder
+ * (bc_walk.h), as in cassandra_sstables; with a scope (prune.c) the walk
+ * notes what it covered, for the rows of SSTables gone to be removed.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -325,7 +326,7 @@ ld_component_size(const ld_sstable *s, const char *component)
 	return -1;
 }
 
-/* a live SSTable to the caller; the others said with --verbose */
+/* an SSTable the table reads to the caller; the others said with --verbose */
 static void
 walk_sstable(void *arg, const bc_walk_sstable *ws)
 {
@@ -334,9 +335,9 @@ walk_sstable(void *arg, const bc_walk_sstable *ws)
 	int			c;
 	static const char *const small[] = {"Filter.db", "Statistics.db", "Summary.db", "TOC.txt"};
 
-	if (w->scope && ws->state == BC_STATE_LIVE)
+	if (w->scope && bc_sstable_state_read(ws->state))
 		ld_scope_seen(w->scope, ws->prefix);
-	if (ws->state != BC_STATE_LIVE)
+	if (!bc_sstable_state_read(ws->state))
 	{
 		if (w->verbose)
 			ld_info("not loaded (%s): %s", bc_sstable_state_name(ws->state), ws->prefix);

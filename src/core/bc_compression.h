@@ -1,10 +1,9 @@
 /*
- * bc_compression.h - compressed Data.db (bc_compression.c): the
- * CompressionInfo.db of every SSTable version bloomcass knows, the
- * decompression of one chunk with the compressors' own libraries (lz4,
- * snappy, zlib, zstd) and its checksum, and a reader of the uncompressed
- * Data.db in bounded memory, through a caller's bc_reader, for a compressed
- * Data.db and an uncompressed one alike.
+ * bc_compression.h - compressed Data.db: the CompressionInfo.db of every
+ * SSTable version bloomcass knows (bc_compression.c), and the chunks it
+ * describes, each decompressed with the compressors' own libraries (lz4,
+ * snappy, zlib, zstd) after its checksum (bc_compression_chunk.c).  The
+ * reader of the uncompressed Data.db built on them is bc_data.h.
  *
  * CompressionInfo.db (all big-endian; strings are Java's writeUTF, a 16-bit
  * length then modified UTF-8):
@@ -141,7 +140,8 @@ size_t		bc_compression_buffer_size(const bc_compression_info *ci);
  * checksum (stored_len + 4 bytes); out gets its
  * bc_compression_chunk_data_len bytes (out_cap at least that).  dict is
  * ScyllaDB's dictionary (NULL and 0 without one).
- * BC_ERR_COMPRESSION_CHECKSUM, BC_ERR_COMPRESSION_CORRUPT (the
+ * BC_ERR_COMPRESSION_CHECKSUM, BC_ERR_COMPRESSION_DICT_MISMATCH (a zstd
+ * frame naming another dictionary than dict), BC_ERR_COMPRESSION_CORRUPT (the
  * decompressor failed, or gave another length), BC_ERR_BUFFER.
  */
 bc_status	bc_compression_decode(const bc_compression_info *ci, int64_t i,

@@ -1,9 +1,9 @@
 /*
  * bc_data.c - the uncompressed bytes of a Data.db, read through the
  * caller's bc_reader in bounded memory: a compressed Data.db one chunk at a
- * time (CompressionInfo.db and the decompression in bc_compression.c, as
- * Cassandra's CompressedChunkReader reads it), an uncompressed one as it
- * is.
+ * time (CompressionInfo.db in bc_compression.c, the decompression in
+ * bc_compression_chunk.c, as Cassandra's CompressedChunkReader reads it),
+ * an uncompressed one as it is.
  */
 #include <stdint.h>
 #include <string.h>

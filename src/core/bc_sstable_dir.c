@@ -12,11 +12,26 @@
  *   .../<table>[-<id>]/snapshots/<tag>/         a snapshot
  *   .../<table>[-<id>]/backups/                 incremental backups
  *
- * and an SSTable's state is, in this order: snapshot or backup (its
- * folder); temporary (tmp- or tmplink- in its name, ScyllaDB's TOC.txt.tmp
+ * and ScyllaDB's table subfolders (sstables/sstable_directory.hh:
+ * table_subdirectories; only below a folder with its -<id>, as ScyllaDB's
+ * always are, so that a 2.0 table named "staging" stays one):
+ *
+ *   .../<table>-<id>/staging/       repaired or streamed SSTables awaiting
+ *                                   view building: loaded into the table
+ *   .../<table>-<id>/quarantine/    SSTables scrub found invalid: loaded
+ *                                   into the table, left out of compaction
+ *   .../<table>-<id>/upload/        SSTables for nodetool refresh: not
+ *                                   loaded until then
+ *   .../<table>-<id>/pending_delete/  logs of deletions, no SSTable
+ *
+ * (replica/distributed_loader.cc: table_populator::start populates the
+ * normal, staging and quarantine states; upload is read by
+ * load_new_sstables only).  An SSTable's state is, in this order:
+ * snapshot, backup or upload (its folder); temporary (tmp- or tmplink- in its name, ScyllaDB's TOC.txt.tmp
  * or TemporaryHashes.db.tmp among its components, or added by an
  * operation whose transaction log did not commit); obsolete (removed by one
- * whose log committed); orphaned (no Data.db); live.
+ * whose log committed); orphaned (no Data.db); staging or quarantine (its
+ * folder); live.
  */
 #include <string.h>
 
@@ -41,8 +56,20 @@ bc_sstable_state_name(bc_sstable_state s)
 			return "snapshot";
 		case BC_STATE_BACKUP:
 			return "backup";
+		case BC_STATE_STAGING:
+			return "staging";
+		case BC_STATE_QUARANTINE:
+			return "quarantine";
+		case BC_STATE_UPLOAD:
+			return "upload";
 	}
 	return "unknown";
+}
+
+int
+bc_sstable_state_read(bc_sstable_state s)
+{
+	return s == BC_STATE_LIVE || s == BC_STATE_STAGING || s == BC_STATE_QUARANTINE;
 }
 
 /*
@@ -115,7 +142,25 @@ bc_folder_parse(const char *path, size_t len, bc_folder *out)
 		}
 	}
 
-	if (is_word(path + s, n, "backups"))
+	if (is_word(path + s, n, "staging") || is_word(path + s, n, "quarantine") ||
+		is_word(path + s, n, "upload") || is_word(path + s, n, "pending_delete"))
+	{
+		/* ScyllaDB's: the folder above a table's with its -<id> */
+		size_t		tl;
+
+		pn = prev_element(path, s, &ps);
+		if (pn > 0 && bc_sstable_table_dir(path + ps, pn, &tl) == BC_OK && tl < pn)
+		{
+			/* pending_delete: deletion logs, no table's SSTables */
+			if (path[s] == 'p')
+				return;
+			out->state = path[s] == 's' ? BC_STATE_STAGING
+				: path[s] == 'q' ? BC_STATE_QUARANTINE : BC_STATE_UPLOAD;
+			s = ps;
+			n = pn;
+		}
+	}
+	else if (is_word(path + s, n, "backups"))
 	{
 		pn = prev_element(path, s, &ps);
 		if (pn > 0)
@@ -187,7 +232,8 @@ bc_sstable_state
 bc_sstable_state_of(bc_sstable_state folder_state, int temporary_name,
 					int added_unfinished, int removed_committed, int has_data)
 {
-	if (folder_state != BC_STATE_LIVE)
+	if (folder_state != BC_STATE_LIVE && folder_state != BC_STATE_STAGING &&
+		folder_state != BC_STATE_QUARANTINE)
 		return folder_state;
 	if (temporary_name || added_unfinished)
 		return BC_STATE_TEMPORARY;
@@ -195,5 +241,5 @@ bc_sstable_state_of(bc_sstable_state folder_state, int temporary_name,
 		return BC_STATE_OBSOLETE;
 	if (!has_data)
 		return BC_STATE_ORPHANED;
-	return BC_STATE_LIVE;
+	return folder_state;
 }

@@ -16,10 +16,27 @@ typedef enum bc_sstable_state
 	BC_STATE_OBSOLETE,			/* replaced by a committed operation */
 	BC_STATE_ORPHANED,			/* components without a Data.db */
 	BC_STATE_SNAPSHOT,			/* in <table>/snapshots/<tag>/ */
-	BC_STATE_BACKUP				/* in <table>/backups/ */
+	BC_STATE_BACKUP,			/* in <table>/backups/ */
+	/* ScyllaDB's table subfolders (sstables/sstable_directory.hh): */
+	BC_STATE_STAGING,			/* in <table>/staging/: read by queries,
+								 * awaiting view building */
+	BC_STATE_QUARANTINE,		/* in <table>/quarantine/: read by queries,
+								 * left out of compaction (scrub found it
+								 * invalid) */
+	BC_STATE_UPLOAD				/* in <table>/upload/: not the table's until
+								 * nodetool refresh loads it */
 } bc_sstable_state;
 
 const char *bc_sstable_state_name(bc_sstable_state s);
+
+/*
+ * Whether SSTables of that state are the table's data, read by its
+ * queries: live, and ScyllaDB's staging and quarantine (its
+ * table_populator loads the table folder, staging/ and quarantine/ alike,
+ * replica/distributed_loader.cc).  cassandra_sstables lists these by
+ * default, and bloomcass-load loads them.
+ */
+int			bc_sstable_state_read(bc_sstable_state s);
 
 /* What a folder's path says; the fields point into the path.  table is
  * the table's part of its folder's name (without -<id>), index the
@@ -36,7 +53,8 @@ typedef struct bc_folder
 	size_t		index_len;
 	const char *snapshot;		/* the tag of a snapshot folder */
 	size_t		snapshot_len;
-	bc_sstable_state state;		/* LIVE, SNAPSHOT or BACKUP */
+	bc_sstable_state state;		/* LIVE, SNAPSHOT, BACKUP, STAGING,
+								 * QUARANTINE or UPLOAD */
 } bc_folder;
 
 void		bc_folder_parse(const char *path, size_t len, bc_folder *out);
@@ -53,7 +71,10 @@ int			bc_sstable_component_cmp(const char *a, size_t a_descriptor_len,
 int			bc_folder_inactive(const char *name, size_t len);
 
 /* An SSTable's state from its folder's, its name (tmp-), the transaction
- * logs beside it and whether it has a Data.db. */
+ * logs beside it and whether it has a Data.db: a snapshot's, a backup's
+ * and an upload's is its folder's; one in staging/ or quarantine/ is
+ * temporary, obsolete or orphaned as a live one would be, else its
+ * folder's. */
 bc_sstable_state bc_sstable_state_of(bc_sstable_state folder_state, int temporary_name,
 									 int added_unfinished, int removed_committed,
 									 int has_data);

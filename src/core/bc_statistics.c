@@ -84,7 +84,7 @@ static const bc_stats_version stats_versions[] = {
 /*
  * CRC-32 as java.util.zip.CRC32 computes it (reflected, polynomial
  * 0xEDB88320): zlib's crc32, which that class calls, and which bloomcass
- * links already for Data.db's chunks (bc_compression.c).  The table of four
+ * links already for Data.db's chunks (bc_compression_chunk.c).  The table of four
  * bits at a time this replaces ran at about 230 MB/s, zlib's at 4 GB/s (7%
  * of cassandra_sstables' time went to it on a node of 10,000 SSTables).
  * zlib counts in uInt: pieces of at most 1 GB.

@@ -97,7 +97,8 @@ typedef enum bc_status
 	BC_ERR_READ,				/* the caller's read failed (it knows why) */
 	BC_ERR_STOPPED,				/* the caller's callback stopped the walk */
 
-	/* compressed Data.db and CompressionInfo.db (bc_compression.c) */
+	/* compressed Data.db and CompressionInfo.db (bc_compression.c,
+	 * bc_compression_chunk.c) */
 	BC_ERR_COMPRESSION_TRUNCATED,	/* CompressionInfo.db ends inside a field */
 	BC_ERR_COMPRESSION_FORMAT,	/* impossible chunk length, option or
 								 * chunk count, or data length */
@@ -111,6 +112,8 @@ typedef enum bc_status
 	/* Cassandra 6.0's dictionary after the offsets (bc_compression_dict.c) */
 	BC_ERR_COMPRESSION_DICT_KIND,	/* a kind byte no Kind has */
 	BC_ERR_COMPRESSION_DICT_CHECKSUM,	/* its CRC32C does not match */
+	BC_ERR_COMPRESSION_DICT_MISMATCH,	/* a chunk's zstd frame names another
+										 * dictionary than the one stored */
 
 	/* the trie of Partitions.db (bc_trie.c) and the keys it leads to
 	 * (bc_trie_keys.c) */

@@ -581,7 +581,8 @@ const char *
 bc_trie_keys_component(bc_status st)
 {
 	if (st == BC_ERR_TRIE_POSITION || st == BC_ERR_TRIE_KEY ||
-		(st >= BC_ERR_COMPRESSION_TRUNCATED && st <= BC_ERR_COMPRESSION_CORRUPT))
+		(st >= BC_ERR_COMPRESSION_TRUNCATED && st <= BC_ERR_COMPRESSION_CORRUPT) ||
+		st == BC_ERR_COMPRESSION_DICT_MISMATCH)
 		return "Data.db";
 	return "Partitions.db";
 }

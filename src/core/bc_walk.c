@@ -4,9 +4,8 @@
  *
  * What a folder means (bc_folder_parse) follows Cassandra's Descriptor and
  * Directories; an SSTable's state (bc_sstable_state_of) its folder, its name
- * (tmp-, tmplink-), the transaction logs beside it (LogTransaction,
- * LogFile, LogAwareFileLister: bc_txn_log_scan) and whether it has a
- * Data.db; ScyllaDB's unfinished ones have a TOC.txt.tmp or a
+ * (tmp-, tmplink-), the transaction logs beside it (bc_walk_txn.c) and
+ * whether it has a Data.db; ScyllaDB's unfinished ones have a TOC.txt.tmp or a
  * TemporaryHashes.db.tmp among their components.  A folder's files
  * are grouped into SSTables by their descriptor (bc_sstable_component_cmp);
  * names that are not SSTable components are ignored.  Symbolic links are
@@ -33,6 +32,7 @@
 #include "bc_txn_log.h"
 #include "bc_walk.h"
 #include "bc_walk_seen.h"
+#include "bc_walk_txn.h"
 
 /* one name of a folder, with its stat when the listing gave it */
 typedef struct named
@@ -55,24 +55,6 @@ typedef struct entry
 	int64_t		mtime;
 } entry;
 
-/* SSTable descriptors named by the folder's transaction logs */
-typedef struct strvec
-{
-	char	  **items;
-	size_t	   *lens;
-	size_t		n;
-	size_t		cap;
-} strvec;
-
-/* what bc_txn_log_scan reports goes into these */
-typedef struct txn_sets
-{
-	bc_walk    *w;
-	const char *path;
-	strvec		temporary;		/* ADDed by unfinished operations */
-	strvec		obsolete;		/* REMOVEd by committed ones */
-} txn_sets;
-
 /* a folder being walked: its SSTables reported one by one, then each of
  * its subfolders walked */
 typedef struct frame
@@ -88,7 +70,7 @@ typedef struct frame
 	size_t		nentries;
 	size_t		next_entry;		/* the first of the next SSTable */
 	bc_folder	folder;
-	txn_sets	txn;
+	bc_walk_txn txn;		/* what its transaction logs say */
 	char	  **subdirs;		/* from alloc, each too */
 	size_t		nsub;
 	size_t		next_sub;
@@ -180,44 +162,6 @@ bc_walk_add_name_stat(bc_walk *w, const char *name, const bc_walk_stat *st)
 }
 
 static void
-strvec_add(bc_walk *w, strvec *v, const char *s, size_t len)
-{
-	if (v->n == v->cap)
-	{
-		size_t		cap = v->cap;
-
-		v->items = walk_grow(w, v->items, v->n, &cap, sizeof(char *));
-		v->lens = walk_grow(w, v->lens, v->n, &v->cap, sizeof(size_t));
-	}
-	v->items[v->n] = walk_strndup(w, s, len);
-	v->lens[v->n++] = len;
-}
-
-static int
-strvec_has(const strvec *v, const char *s, size_t len)
-{
-	size_t		i;
-
-	for (i = 0; i < v->n; i++)
-		if (v->lens[i] == len && memcmp(v->items[i], s, len) == 0)
-			return 1;
-	return 0;
-}
-
-static void
-strvec_free(bc_walk *w, strvec *v)
-{
-	size_t		i;
-
-	for (i = 0; i < v->n; i++)
-		w->ops->release(w->arg, v->items[i]);
-	if (v->items != NULL)
-		w->ops->release(w->arg, v->items);
-	if (v->lens != NULL)
-		w->ops->release(w->arg, v->lens);
-}
-
-static void
 report(bc_walk *w, bc_walk_problem problem, const char *path, int root,
 	   int is_directory, int err, long lineno)
 {
@@ -231,54 +175,6 @@ report(bc_walk *w, bc_walk_problem problem, const char *path, int root,
 	r.lineno = lineno;
 	r.reason = NULL;
 	r.first_path = NULL;
-	w->ops->problem(w->arg, &r);
-}
-
-static void
-txn_sstable(void *arg, int obsolete, const char *base, size_t len)
-{
-	txn_sets   *t = arg;
-
-	strvec_add(t->w, obsolete ? &t->obsolete : &t->temporary, base, len);
-}
-
-/*
- * A transaction log's SSTables into the folder's sets, as Cassandra's
- * listing applies it (bc_txn_log_scan), and what is wrong with it as a
- * problem: a log that fails verification, one whose last record alone is
- * damaged (not one a crash cut short: that is expected) and one Cassandra
- * cannot read.
- */
-static void
-read_txn_log(bc_walk *w, const char *path, txn_sets *t)
-{
-	size_t		len = 0;
-	char	   *data = w->ops->read_log(w->arg, path, BC_WALK_MAX_TXN_LOG_BYTES, &len);
-	void	   *scratch;
-	bc_txn_log_result res;
-	bc_walk_report r;
-
-	if (data == NULL)
-		return;
-	t->path = path;
-	scratch = walk_alloc(w, bc_txn_log_scratch_size(data, len));
-	bc_txn_log_scan(data, len, scratch, txn_sstable, t, &res);
-	w->ops->release(w->arg, scratch);
-	w->ops->release(w->arg, data);
-
-	memset(&r, 0, sizeof(r));
-	r.path = path;
-	r.lineno = res.lineno;
-	r.reason = bc_txn_fault_message(res.fault);
-	if (res.verdict == BC_TXN_CORRUPT)
-		r.problem = BC_WALK_TXN_CORRUPT;
-	else if (res.verdict == BC_TXN_UNREADABLE)
-		r.problem = BC_WALK_TXN_UNREADABLE;
-	else if (res.verdict == BC_TXN_LAST_INVALID &&
-			 !(res.cut && res.fault == BC_TXN_FAULT_SYNTAX))
-		r.problem = BC_WALK_TXN_LAST_RECORD;
-	else
-		return;
 	w->ops->problem(w->arg, &r);
 }
 
@@ -317,7 +213,7 @@ put_string(char **fill, const char *s, size_t len)
  */
 static void *
 make_sstable(bc_walk *w, const char *dir, const char *walked_dir, const bc_folder *f,
-			 const entry *entries, size_t n, const txn_sets *t, bc_walk_sstable *out)
+			 const entry *entries, size_t n, const bc_walk_txn *t, bc_walk_sstable *out)
 {
 	bc_sstable_name parsed;
 	const bc_sstable_name *p = &parsed;
@@ -395,12 +291,10 @@ make_sstable(bc_walk *w, const char *dir, const char *walked_dir, const bc_folde
 	s.ncomponents = (int) n;
 	s.components = comps;
 
-	s.state = f->state;
-	if (s.state == BC_STATE_LIVE)
-		s.state = bc_sstable_state_of(BC_STATE_LIVE, p->temporary || unfinished,
-									  strvec_has(&t->temporary, s.descriptor, p->descriptor_len),
-									  strvec_has(&t->obsolete, s.descriptor, p->descriptor_len),
-									  s.data != NULL);
+	s.state = bc_sstable_state_of(f->state, p->temporary || unfinished,
+								  bc_walk_txn_names(t, 0, s.descriptor, p->descriptor_len),
+								  bc_walk_txn_names(t, 1, s.descriptor, p->descriptor_len),
+								  s.data != NULL);
 	*out = s;
 	return block;
 }
@@ -487,7 +381,8 @@ walk:
 	if (n > 0)
 		qsort(fr->names, n, sizeof(named), name_cmp);
 
-	fr->txn.w = w;
+	fr->txn.ops = w->ops;
+	fr->txn.arg = w->arg;
 	fr->entries = walk_alloc(w, sizeof(entry) * n);
 	fr->subdirs = walk_alloc(w, sizeof(char *) * n);
 	for (i = 0; i < n; i++)
@@ -518,7 +413,7 @@ walk:
 		else if (fst.type == BC_WALK_REGULAR)
 		{
 			if (bc_txn_log_name(name, len))
-				read_txn_log(w, path, &fr->txn);
+				bc_walk_txn_read(&fr->txn, path);
 			else if (bc_sstable_name_parse(name, len, &parsed) == BC_OK)
 			{
 				e->name = name;
@@ -545,8 +440,7 @@ close_frame(bc_walk *w)
 	frame	   *fr = &w->frames[--w->depth];
 	size_t		i;
 
-	strvec_free(w, &fr->txn.temporary);
-	strvec_free(w, &fr->txn.obsolete);
+	bc_walk_txn_free(&fr->txn);
 	w->ops->release(w->arg, fr->entries);
 	for (i = fr->next_sub; i < fr->nsub; i++)
 		w->ops->release(w->arg, fr->subdirs[i]);

@@ -210,6 +210,9 @@ void		fuzz_trie_keys(const uint8_t *data, size_t len, const key_ref *keys, int n
 /* fuzz_compression.c */
 void		fuzz_compression(const uint8_t *data, size_t len);
 
+/* fuzz_compression_dict.c */
+void		fuzz_compression_dict(const uint8_t *data, size_t len);
+
 /* fuzz_data.c */
 void		fuzz_data(const uint8_t *data, size_t len);
 

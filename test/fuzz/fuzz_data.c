@@ -1,6 +1,6 @@
 /*
  * fuzz_data.c - Data.db read through its chunks (bc_data.c, and the
- * decoding of bc_compression.c), with CompressionInfo.db files written
+ * decoding of bc_compression_chunk.c), with CompressionInfo.db files written
  * here (fuzz_write.c).
  *
  * The input is <version> <chunk length> <max length> <flags> <payload>:

@@ -36,6 +36,10 @@
  *                      [CompressionInfo.db] Data.db: the keys of a trie
  *                      SSTable and lookups, uncompressed and compressed
  *   fuzz_compression.c <version> <sizes> CompressionInfo.db [Data.db]
+ *   fuzz_compression_dict.c <s> <BE16 length> CompressionInfo.db Data.db:
+ *                      Cassandra 6.0's dictionary trailer against a model,
+ *                      Data.db through it, and copies made with a
+ *                      dictionary read back (one with another id refused)
  *   fuzz_data.c        Data.db through chunks: arbitrary chunks with right
  *                      checksums for every compressor, and valid chunks
  *                      made by the compressors' libraries, read back
@@ -267,6 +271,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_trie(data, size, keys, nkeys);
 	fuzz_trie_keys(data, size, keys, nkeys);
 	fuzz_compression(data, size);
+	fuzz_compression_dict(data, size);
 	fuzz_data(data, size);
 	fuzz_partitioner(data, size, keys, nkeys);
 	fuzz_lookup(data, size, keys, nkeys);

@@ -305,6 +305,31 @@ put_seed cinfo-dict-lz4 < <(printf '\x0f\x00'
 	printf '\x00%.0s' {1..8}
 	printf 'sixteen bytes ..\x12\x34\x56\x78')
 
+# Cassandra 6.0's CompressionInfo.db with its dictionary trailer, and
+# Data.db compressed with it (fuzz_compression_dict.c: a selector, pa 0 or
+# ea 1; CompressionInfo.db's BE16 length; the two files): the copies
+# test/make-v60.sh writes with test/tools/recompress (dict, damaged and
+# renamed), those that fit -max_len
+V60=$OUT/v60
+if make -s tools >/dev/null && BC_TOOLS_BUILT=1 test/make-v60.sh test/data/sstables "$V60" >/dev/null; then
+	j=0
+	while IFS=$'\t' read -r copy _; do
+		[[ $copy == copy ]] && continue
+		base=$(dirname "$OUT")/$copy
+		[[ -f $base-CompressionInfo.db && -f $base-Data.db ]] || continue
+		n=$(stat -c %s "$base-CompressionInfo.db")
+		((n < 65536)) || continue
+		j=$((j + 1))
+		sel=0
+		[[ ${base##*/} == ea-* ]] && sel=1
+		put_seed "v60-$j" < <(printf '%b' "$(printf '\\x%02x\\x%02x\\x%02x' "$sel" $((n >> 8)) $((n & 255)))"
+			cat "$base-CompressionInfo.db" "$base-Data.db")
+	done <"$V60/expected.tsv"
+	((j > 0)) || die "no CompressionInfo.db of test/make-v60.sh's copies"
+else
+	die "test/make-v60.sh failed: no seeds for Cassandra 6.0's dictionary"
+fi
+
 # the inputs of two findings (test/unit/test_compression.c, check_negative_max;
 # test_trie_keys.c, check_inner_leaf): a chunk of a version with the max
 # compressed length stored as it is, that length negative; and a

@@ -62,8 +62,9 @@
  * CompressionDictionary.serialize writes it: kind 0 (ZSTD), the id (the
  * dictionary's own, ZDICT_getDictID), the length, the bytes, and the
  * CRC32C of the kind byte, the id's 8 bytes little-endian (Guava's
- * Hasher.putLong) and the bytes.  -d kind writes kind 1 instead, -d checksum
- * a checksum with its last bit flipped: damaged copies (not read back).
+ * Hasher.putLong) and the bytes (dict_trailer.c).  -d DAMAGE: kind,
+ * checksum, id, dict-id or other-dict, a copy damaged as dict_trailer.h
+ * says (read back only with id, which readers see through).
  *
  * Prints one line: DEST, codec, class, chunk length, chunks, of them
  * stored raw and padded, uncompressed and Data.db bytes.
@@ -75,7 +76,6 @@
 #include <string.h>
 
 #include <zlib.h>
-#include <zdict.h>
 
 #include "bc_compression.h"
 #include "bc_compression_dict.h"
@@ -83,12 +83,11 @@
 #include "bc_endian.h"
 #include "bc_status.h"
 #include "chunk_codec.h"
+#include "dict_trailer.h"
 #include "tool_io.h"
 
 #define DICT_SIZE 100000
 #define DICT_PART 65534			/* ScyllaDB's dict_as_options */
-#define TRAIN_SAMPLE 1024		/* zstd-dict: the training samples' size */
-#define TRAIN_DICT 16384		/* zstd-dict: the most dictionary bytes */
 
 static const struct
 {
@@ -116,7 +115,8 @@ typedef struct params
 	int32_t		max_compressed;
 	int			adler;			/* chunk checksums are Adler32 (jb .. lb) */
 	int			cassandra_dict; /* zstd-dict: Cassandra 6.0's dictionary */
-	const char *damage;			/* zstd-dict: "kind" or "checksum", or NULL */
+	dict_damage damage;		/* zstd-dict: DICT_WHOLE, or a damage */
+	chunk_codec other;			/* -d other-dict: chunk 0's codec */
 } params;
 
 static void *
@@ -179,57 +179,6 @@ checksum(const params *p, const uint8_t *d, size_t n)
 	return (uint32_t) crc32(crc32(0L, Z_NULL, 0), d, (uInt) n);
 }
 
-/* CompressionDictionary.serialize: kind, id, length, bytes, CRC32C */
-static void
-write_dictionary(const params *p, tool_buf *info)
-{
-	uint8_t		kind = p->damage && strcmp(p->damage, "kind") == 0 ? 1 : 0,
-				id_le[8];
-	uint64_t	id = ZDICT_getDictID(p->codec.dict, p->codec.dict_len);
-	uint32_t	sum;
-	int			i;
-
-	/* calculateChecksum: putByte, putLong (little-endian), putBytes */
-	for (i = 0; i < 8; i++)
-		id_le[i] = (uint8_t) (id >> (8 * i));
-	sum = bc_crc32c(0, &kind, 1);
-	sum = bc_crc32c(sum, id_le, 8);
-	sum = bc_crc32c(sum, p->codec.dict, p->codec.dict_len);
-	if (p->damage && strcmp(p->damage, "checksum") == 0)
-		sum ^= 1;
-	tool_put(info, &kind, 1);
-	tool_put_be(info, id, 8);
-	tool_put_be(info, p->codec.dict_len, 4);
-	tool_put(info, p->codec.dict, p->codec.dict_len);
-	tool_put_be(info, sum, 4);
-}
-
-/*
- * A zstd dictionary trained by ZDICT_trainFromBuffer over data cut into
- * samples of TRAIN_SAMPLE bytes: *len bytes, malloc'd.
- */
-static uint8_t *
-train_dictionary(const uint8_t *data, size_t len, size_t *dict_len)
-{
-	size_t		n = len / TRAIN_SAMPLE,
-				i,
-				got;
-	size_t	   *sizes;
-	uint8_t    *dict = tool_alloc(TRAIN_DICT);
-
-	if (n < 10)
-		tool_die("zstd-dict: %zu bytes of data are too few to train a dictionary", len);
-	sizes = tool_alloc(n * sizeof(size_t));
-	for (i = 0; i < n; i++)
-		sizes[i] = TRAIN_SAMPLE;
-	got = ZDICT_trainFromBuffer(dict, TRAIN_DICT, data, sizes, (unsigned) n);
-	if (ZDICT_isError(got))
-		tool_die("ZDICT_trainFromBuffer: %s", ZDICT_getErrorName(got));
-	free(sizes);
-	*dict_len = got;
-	return dict;
-}
-
 /*
  * Data.db (into data) and CompressionInfo.db (into info) of the
  * uncompressed bytes src, as CompressedSequentialWriter and
@@ -251,7 +200,8 @@ write_compressed(const params *p, const uint8_t *src, size_t len,
 	for (pos = 0; pos < len; pos += p->chunk)
 	{
 		size_t		n = len - pos < p->chunk ? len - pos : p->chunk,
-					clen = chunk_compress(&p->codec, src + pos, n, out, cap);
+					clen = chunk_compress(pos == 0 && p->damage == DICT_DAMAGE_OTHER_DICT
+										  ? &p->other : &p->codec, src + pos, n, out, cap);
 		const uint8_t *stored = out;
 
 		tool_put_be(&offsets, data->n, 8);
@@ -319,7 +269,7 @@ write_compressed(const params *p, const uint8_t *src, size_t len,
 	tool_put_be(info, nchunks, 4);
 	tool_put(info, offsets.d, offsets.n);
 	if (p->cassandra_dict)
-		write_dictionary(p, info);
+		dict_trailer_write(info, p->codec.dict, p->codec.dict_len, p->damage);
 	free(offsets.d);
 	free(out);
 	free(pad);
@@ -382,7 +332,7 @@ static void
 usage(void)
 {
 	tool_die("usage: recompress [-c CHUNK] [-r MIN_COMPRESS_RATIO] [-n CLASS] [-x CHUNK_NO]\n"
-			 "                  [-D TRAIN] [-d kind|checksum] SRC CODEC DEST\n"
+			 "                  [-D TRAIN] [-d kind|checksum|id|dict-id|other-dict] SRC CODEC DEST\n"
 			 "  CODEC: lz4 snappy deflate zstd noop lz4-dicts zstd-dicts zstd-dict none");
 }
 
@@ -445,9 +395,7 @@ main(int argc, char **argv)
 				train = argv[argi + 1];
 				break;
 			case 'd':
-				p.damage = argv[argi + 1];
-				if (strcmp(p.damage, "kind") != 0 && strcmp(p.damage, "checksum") != 0)
-					tool_die("-d %s: kind or checksum", p.damage);
+				p.damage = dict_damage_of(argv[argi + 1]);
 				break;
 			case 'x':
 				flip = strtol(argv[argi + 1], &end, 10);
@@ -474,7 +422,7 @@ main(int argc, char **argv)
 	p.cassandra_dict = strcmp(codec, "zstd-dict") == 0;
 	if (p.cassandra_dict != (vdest[0] == 'p' || vdest[0] == 'e'))
 		tool_die("%s: zstd-dict is for Cassandra 6.0's versions only, and they need it here", dest);
-	if ((train != NULL || p.damage != NULL) && !p.cassandra_dict)
+	if ((train != NULL || p.damage != DICT_WHOLE) && !p.cassandra_dict)
 		tool_die("-D and -d: zstd-dict only");
 
 	/*
@@ -514,7 +462,13 @@ main(int argc, char **argv)
 		if (train != NULL)
 			tool_version(train, tv);
 		t = train != NULL ? read_data(train, tv, &tlen) : plain;
-		p.codec.dict = train_dictionary(t, train != NULL ? tlen : len, &p.codec.dict_len);
+		p.codec.dict = dict_train(t, train != NULL ? tlen : len, DICT_TRAILER_MAX, &p.codec.dict_len);
+		if (p.damage == DICT_DAMAGE_OTHER_DICT)
+		{
+			p.other.compressor = p.codec.compressor;
+			p.other.dict = dict_train(t, train != NULL ? tlen : len, DICT_TRAILER_MAX / 2,
+									  &p.other.dict_len);
+		}
 		if (t != plain)
 			free(t);
 	}
@@ -606,7 +560,8 @@ main(int argc, char **argv)
 	}
 
 	/* the copy read back through the core's reader gives the same bytes */
-	check = flip >= 0 || class != NULL || p.damage != NULL ? NULL : read_data(dest, vdest, &got);
+	check = flip >= 0 || class != NULL || (p.damage != DICT_WHOLE && p.damage != DICT_DAMAGE_ID)
+		? NULL : read_data(dest, vdest, &got);
 	if (check != NULL && (got != len || (len > 0 && memcmp(check, plain, len) != 0)))
 		tool_die("%s: the copy does not read back as %s's data", dest, src);
 
@@ -619,5 +574,6 @@ main(int argc, char **argv)
 	free(info.d);
 	free(crc.d);
 	free((void *) p.codec.dict);
+	free((void *) p.other.dict);
 	return 0;
 }

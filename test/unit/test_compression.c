@@ -1,6 +1,7 @@
 /*
  * test_compression.c - compressed Data.db: CompressionInfo.db and chunks
- * (bc_compression.c) and the reader built on them (bc_data.c).
+ * (bc_compression.c, bc_compression_chunk.c) and the reader built on them
+ * (bc_data.c).
  *
  * The SSTables of test/data/sstables with a CompressionInfo.db (MANIFEST
  * .tsv; all LZ4): CompressionInfo.db parsed, the chunks' offsets against

@@ -13,12 +13,16 @@
  * the id's big-endian bytes instead of Guava's little-endian ones (checksum
  * mismatch); a negative length; bytes after the checksum (ignored, as
  * deserialize stops there); the same bytes under oa (5.0 ignores what
- * follows the offsets and knows no ZstdDictionaryCompressor).
+ * follows the offsets and knows no ZstdDictionaryCompressor); a chunk
+ * compressed with a zstd-format dictionary of another id than the one read
+ * with (zstd's dictionary_wrong: BC_ERR_COMPRESSION_DICT_MISMATCH, not a
+ * silently wrong chunk).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <zlib.h>
+#include <zdict.h>
 #include <zstd.h>
 
 #include "bc_compression.h"
@@ -281,9 +285,80 @@ check_dictionary(void)
 	free(plain_info.d);
 }
 
+/*
+ * Two zstd-format dictionaries of the same content, ids 1 and 2
+ * (ZDICT_finalizeDictionary, samples of 1,000 bytes of the data): a chunk
+ * compressed with id 2 decodes with id 2, and with id 1 is a mismatch.
+ * Runs after check_dictionary (plain and dict filled).
+ */
+static void
+check_mismatch(void)
+{
+	static const char class[] = "ZstdDictionaryCompressor";
+	size_t		sizes[DATA_LEN / 1000],
+				len[2],
+				cap = ZSTD_compressBound(CHUNK),
+				c,
+				i;
+	uint8_t    *zd[2],
+			   *stored = malloc(cap + 4),
+			   *out = malloc(CHUNK);
+	ZSTD_CCtx  *cctx = ZSTD_createCCtx();
+	wbuf		info = {0};
+	bc_compression_info ci;
+	ZDICT_params_t zp;
+	uint32_t	sum;
+
+	for (i = 0; i < DATA_LEN / 1000; i++)
+		sizes[i] = 1000;
+	for (i = 0; i < 2; i++)
+	{
+		memset(&zp, 0, sizeof(zp));
+		zp.dictID = (unsigned) i + 1;
+		zd[i] = malloc(DICT_LEN + 1024);
+		len[i] = ZDICT_finalizeDictionary(zd[i], DICT_LEN + 1024, dict, DICT_LEN, plain,
+										  sizes, DATA_LEN / 1000, zp);
+		CHECK(!ZDICT_isError(len[i]) && ZSTD_getDictID_fromDict(zd[i], len[i]) == i + 1,
+			  "a zstd-format dictionary of id %zu", i + 1);
+	}
+	if (ZDICT_isError(len[0]) || ZDICT_isError(len[1]))
+		goto out;
+	c = ZSTD_compress_usingDict(cctx, stored, cap, plain, CHUNK, zd[1], len[1], 3);
+	sum = (uint32_t) crc32(crc32(0L, Z_NULL, 0), stored, (uInt) c);
+	for (i = 0; i < 4; i++)
+		stored[c + i] = (uint8_t) (sum >> (24 - 8 * i));
+
+	unit_put_be(&info, sizeof(class) - 1, 2);
+	unit_put(&info, class, sizeof(class) - 1);
+	unit_put_be(&info, 0, 4);
+	unit_put_be(&info, CHUNK, 4);
+	unit_put_be(&info, INT32_MAX, 4);
+	unit_put_be(&info, CHUNK, 8);
+	unit_put_be(&info, 1, 4);
+	unit_put_be(&info, 0, 8);
+	CHECK(bc_compression_parse("ea", 2, info.d, info.n, c + 4, &ci) == BC_OK,
+		  "one chunk, no dictionary stored");
+	ci.compressor = BC_COMPRESSOR_ZSTD_DICTS;
+	CHECK(bc_compression_decode(&ci, 0, stored, c, zd[1], len[1], out, CHUNK) == BC_OK &&
+		  memcmp(out, plain, CHUNK) == 0, "the chunk decodes with its own dictionary");
+	CHECK(bc_compression_decode(&ci, 0, stored, c, zd[0], len[0], out, CHUNK) ==
+		  BC_ERR_COMPRESSION_DICT_MISMATCH, "another dictionary's id: a mismatch");
+	CHECK(strstr(bc_status_message(BC_ERR_COMPRESSION_DICT_MISMATCH), "Data.db") != NULL &&
+		  strstr(bc_status_message(BC_ERR_COMPRESSION_DICT_MISMATCH), "CompressionInfo.db") != NULL,
+		  "the mismatch's message names both files");
+out:
+	free(zd[0]);
+	free(zd[1]);
+	free(stored);
+	free(out);
+	free(info.d);
+	ZSTD_freeCCtx(cctx);
+}
+
 void
 suite_compression_dict(void)
 {
 	check_crc32c();
 	check_dictionary();
+	check_mismatch();
 }

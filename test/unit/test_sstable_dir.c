@@ -52,6 +52,22 @@ suite_sstable_dir(void)
 				 BC_STATE_BACKUP, NULL);
 	check_folder("data/ks/table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0", "ks", "table1", NULL,
 				 BC_STATE_LIVE, NULL);
+	/* ScyllaDB's table subfolders, below a table folder with its id */
+	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/staging", "ks", "t", NULL,
+				 BC_STATE_STAGING, NULL);
+	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/quarantine/", "ks", "t", NULL,
+				 BC_STATE_QUARANTINE, NULL);
+	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/upload", "ks", "t", NULL,
+				 BC_STATE_UPLOAD, NULL);
+	check_folder("data/ks/table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0/staging", "ks", "table1",
+				 NULL, BC_STATE_STAGING, NULL);
+	/* pending_delete holds logs only: no table's SSTables */
+	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/pending_delete", NULL, NULL, NULL,
+				 BC_STATE_LIVE, NULL);
+	/* without the id (Cassandra 2.0's keyspace/table): a table so named */
+	check_folder("data/ks/staging", "ks", "staging", NULL, BC_STATE_LIVE, NULL);
+	check_folder("data/ks/upload", "ks", "upload", NULL, BC_STATE_LIVE, NULL);
+	check_folder("quarantine", NULL, "quarantine", NULL, BC_STATE_LIVE, NULL);
 	check_folder("legacy-sstables/ma/legacy_tables/legacy_ma_simple", "legacy_tables",
 				 "legacy_ma_simple", NULL, BC_STATE_LIVE, NULL);
 	/* a folder above that is no keyspace name, or none at all */
@@ -84,5 +100,21 @@ suite_sstable_dir(void)
 	CHECK(bc_sstable_state_of(BC_STATE_LIVE, 0, 0, 1, 1) == BC_STATE_OBSOLETE, "committed remove");
 	CHECK(bc_sstable_state_of(BC_STATE_LIVE, 0, 0, 0, 0) == BC_STATE_ORPHANED, "no Data.db");
 	CHECK(bc_sstable_state_of(BC_STATE_LIVE, 0, 0, 0, 1) == BC_STATE_LIVE, "live");
-	CHECK(strcmp(bc_sstable_state_name(BC_STATE_ORPHANED), "orphaned") == 0, "state names");
+	/* staging and quarantine: as live, then their folder's; upload: its folder's */
+	CHECK(bc_sstable_state_of(BC_STATE_STAGING, 0, 0, 0, 1) == BC_STATE_STAGING, "staging");
+	CHECK(bc_sstable_state_of(BC_STATE_STAGING, 1, 0, 0, 1) == BC_STATE_TEMPORARY, "staging tmp");
+	CHECK(bc_sstable_state_of(BC_STATE_QUARANTINE, 0, 0, 0, 1) == BC_STATE_QUARANTINE, "quarantine");
+	CHECK(bc_sstable_state_of(BC_STATE_QUARANTINE, 0, 0, 0, 0) == BC_STATE_ORPHANED,
+		  "quarantine without Data.db");
+	CHECK(bc_sstable_state_of(BC_STATE_UPLOAD, 1, 0, 0, 0) == BC_STATE_UPLOAD, "upload");
+	CHECK(bc_sstable_state_read(BC_STATE_LIVE) && bc_sstable_state_read(BC_STATE_STAGING) &&
+		  bc_sstable_state_read(BC_STATE_QUARANTINE), "states the table reads");
+	CHECK(!bc_sstable_state_read(BC_STATE_UPLOAD) && !bc_sstable_state_read(BC_STATE_SNAPSHOT) &&
+		  !bc_sstable_state_read(BC_STATE_BACKUP) && !bc_sstable_state_read(BC_STATE_TEMPORARY) &&
+		  !bc_sstable_state_read(BC_STATE_OBSOLETE) && !bc_sstable_state_read(BC_STATE_ORPHANED),
+		  "states it does not");
+	CHECK(strcmp(bc_sstable_state_name(BC_STATE_ORPHANED), "orphaned") == 0 &&
+		  strcmp(bc_sstable_state_name(BC_STATE_STAGING), "staging") == 0 &&
+		  strcmp(bc_sstable_state_name(BC_STATE_QUARANTINE), "quarantine") == 0 &&
+		  strcmp(bc_sstable_state_name(BC_STATE_UPLOAD), "upload") == 0, "state names");
 }
