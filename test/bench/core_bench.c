@@ -13,7 +13,9 @@
  *     DRAM-resident; -q: 1e7 keys, 12 MB), the large one twice: in plain
  *     malloc'ed memory (4 KB pages) and in memory advised to use transparent
  *     huge pages (madvise MADV_HUGEPAGE, as the extension does for the large
- *     filters its aggregates build), metrics suffixed _thp;
+ *     filters its aggregates build), metrics suffixed _thp; after each fill
+ *     the process's AnonHugePages is printed, which shows whether the kernel
+ *     gave the advised filter huge pages;
  *   - contains_batch: the same probes through the batch path of
  *     bloom_contains_each: BC_FILTER_BATCH keys hashed into an array, then
  *     bc_filter_test_hashes() on the batch (murmur3 included); and, on
