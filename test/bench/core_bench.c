@@ -13,7 +13,9 @@
  *     DRAM-resident; -q: 1e7 keys, 12 MB), the large one twice: in plain
  *     malloc'ed memory (4 KB pages) and in memory advised to use transparent
  *     huge pages (madvise MADV_HUGEPAGE, as the extension does for the large
- *     filters its aggregates build), metrics suffixed _thp;
+ *     filters its aggregates build), metrics suffixed _thp; after each fill
+ *     the process's AnonHugePages is printed, which shows whether the kernel
+ *     gave the advised filter huge pages;
  *   - contains_batch: the same probes through the batch path of
  *     bloom_contains_each: BC_FILTER_BATCH keys hashed into an array, then
  *     bc_filter_test_hashes() on the batch (murmur3 included); and, on
@@ -152,6 +154,24 @@ alloc_bits(size_t len, int thp)
 	return p;
 }
 
+/* The process's AnonHugePages in kB (/proc/self/smaps_rollup), -1 where
+ * unknown: whether the kernel gave the advised filter huge pages. */
+static long
+anon_huge_kb(void)
+{
+	FILE	   *f = fopen("/proc/self/smaps_rollup", "r");
+	char		line[256];
+	long		kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "AnonHugePages:", 14) == 0)
+			kb = atol(line + 14);
+	fclose(f);
+	return kb;
+}
+
 /* ns per key of the batch test with batches of `batch` keys */
 static double
 time_batch(const bc_filter *f, const uint8_t *probes, size_t nprobe, size_t batch,
@@ -220,7 +240,8 @@ bench_filter(const char *tag, int slot, int64_t n, size_t nprobe, int reps, int 
 		key_of((uint64_t) i, key);
 		bc_filter_add(&f, key, KEY_LEN);
 	}
-	printf("  filled in %.2f s\n", (now_ns() - t0) / 1e9);
+	printf("  filled in %.2f s; AnonHugePages of the process: %ld kB\n",
+		   (now_ns() - t0) / 1e9, anon_huge_kb());
 
 	/* probes: even j present (a random key < n), odd j absent (key >= n) */
 	for (j = 0; j < nprobe; j++)
