@@ -13,6 +13,7 @@
  *   walk.c      the directory walk: each SSTable as it is found
  *   tables.c    the two tables, created when missing (under a lock)
  *   upload.c    one transaction per SSTable, sent as one pipeline
+ *   row.c       an SSTable's row: its components read and checked
  *   params.c    a statement's parameters in binary format
  *   pipeline.c  statements sent together (libpq's pipeline mode)
  *   copy.c      binary COPY, commands, server errors
@@ -175,6 +176,28 @@ typedef struct blob
  * 0 after an error, reported */
 int			ld_read_component(const ld_sstable *s, const char *component, int64_t max, blob *b);
 
+/* row.c: the components an SSTable's row sends, read and checked */
+typedef struct ld_row
+{
+	blob		filter,
+				stats,
+				summary,
+				toc,
+				first,			/* the key range read here (BTI, or no */
+				last;			/* Summary.db), else absent */
+	int			readable;		/* a version whose components are parsed */
+	int			trie;			/* trie-indexed */
+	int			summary_range;	/* the key range is Summary.db's */
+	int			keys;			/* --keys and it has keys to load */
+	const uint8_t *partitioner; /* into stats: Statistics.db's class name */
+	size_t		partitioner_len;
+} ld_row;
+
+/* 1 read and checked, else 0 (reported); keys: --keys.  ld_row_free
+ * after either */
+int			ld_row_read(const ld_sstable *s, int keys, ld_row *r);
+void		ld_row_free(ld_row *r);
+
 /* the first and last key of a BTI SSTable from its Partitions.db footer */
 int			ld_read_partitions_range(const ld_sstable *s, blob *first, blob *last);
 
@@ -262,7 +285,10 @@ void		ld_pipeline_sql(ld_pipeline *p, const char *what, ExecStatusType want, con
 void		ld_pipeline_prepared(ld_pipeline *p, const char *what, ExecStatusType want,
 								 const char *name, int n, const char *const *values,
 								 const int *lengths, const int *formats);
-/* the synchronisation, every result read, pipeline mode off: 1 when each
+/* the synchronisation sent, all flushed to the server: 1, else 0 reported
+ * with *fatal EXIT_CONNECTION_LOST */
+int			ld_pipeline_sync(ld_pipeline *p, int *fatal);
+/* after ld_pipeline_sync, every result read, pipeline mode off: 1 when each
  * statement gave its status, else 0 with the first failure reported and
  * *fatal set as by ld_report_failure (EXIT_CONNECTION_LOST when the
  * connection cannot go on) */
@@ -297,8 +323,25 @@ int			ld_tables_prepare(PGconn *conn, const ld_options *o, const char *table,
 typedef struct ld_uploader ld_uploader;
 
 ld_uploader *ld_upload_begin(struct pg_conn *conn, const ld_options *o, int *fatal_status);
-ld_result	ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal,
-						  int *fatal_status);
+
+/*
+ * One SSTable in three steps, so that the server runs one SSTable's
+ * transaction while the next is read: ld_upload_read reads and checks it
+ * (LD_ROW_UNCHANGED when loaded before as it is now; LD_ROW_FAILED
+ * reported), ld_upload_send sends its transaction whole (the row may then
+ * be freed but with --keys; 0 after a report, *fatal set), ld_upload_wait
+ * reads its results (with --keys, loads its keys: s and row as sent) and
+ * ends it.  One SSTable is sent at a time: nothing else uses the
+ * connection between ld_upload_send and ld_upload_wait.
+ */
+#define LD_ROW_FAILED 0
+#define LD_ROW_READY 1
+#define LD_ROW_UNCHANGED 2
+int			ld_upload_read(ld_uploader *u, const ld_sstable *s, ld_row *row);
+int			ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row,
+						   size_t ordinal, int *fatal_status);
+ld_result	ld_upload_wait(ld_uploader *u, const ld_sstable *s, const ld_row *row,
+						   size_t ordinal, int *fatal_status);
 void		ld_upload_end(ld_uploader *u);
 /* ld_prune with the uploader's tables and label lock */
 int			ld_upload_prune(ld_uploader *u, ld_scope *s, const char *since, size_t *removed,
@@ -336,6 +379,10 @@ int			ld_check_extension(PGconn *conn);
 extern ld_progress *ld_current_progress;
 void		ld_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 void		ld_info(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+/* while on, messages are kept (those of the SSTable read while the one
+ * before is in the server's hands); off: printed (print) or dropped */
+void		ld_messages_hold(void);
+void		ld_messages_release(int print);
 
 /* malloc and realloc that exit (EXIT_USAGE) when memory runs out */
 void	   *ld_xmalloc(size_t n);

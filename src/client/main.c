@@ -32,17 +32,45 @@
 volatile sig_atomic_t ld_stop_requested = 0;
 ld_progress *ld_current_progress = NULL;
 
+/* messages held while an SSTable is read ahead (ld_messages_hold) */
+static int hold;
+static char *held;
+static size_t held_len;
+
+/* a message to stderr, or held */
+static void
+say(const char *prefix, const char *fmt, va_list ap)
+{
+	va_list		aq;
+	int			n;
+
+	if (!hold)
+	{
+		ld_progress_clear(ld_current_progress);
+		fputs(prefix, stderr);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+		return;
+	}
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	held = ld_xrealloc(held, held_len + strlen(prefix) + (size_t) n + 2);
+	held_len += (size_t) sprintf(held + held_len, "%s", prefix);
+	held_len += (size_t) vsnprintf(held + held_len, (size_t) n + 1, fmt, ap);
+	held[held_len++] = '\n';
+}
+
 void
 ld_error(const char *fmt,...)
 {
 	va_list		ap;
 
-	ld_progress_clear(ld_current_progress);
-	fputs("bloomcass-load: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("bloomcass-load: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void
@@ -50,11 +78,29 @@ ld_info(const char *fmt,...)
 {
 	va_list		ap;
 
-	ld_progress_clear(ld_current_progress);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void
+ld_messages_hold(void)
+{
+	hold = 1;
+}
+
+void
+ld_messages_release(int print)
+{
+	hold = 0;
+	if (print && held_len > 0)
+	{
+		ld_progress_clear(ld_current_progress);
+		fwrite(held, 1, held_len, stderr);
+	}
+	free(held);
+	held = NULL;
+	held_len = 0;
 }
 
 /* memory, or the exit status of a usage error when there is none */
@@ -111,7 +157,15 @@ count_sstable(void *arg, const ld_sstable *s)
 	t->bytes += bytes_of(s, t->keys);
 }
 
-/* the second walk: each SSTable loaded as it is found */
+/*
+ * The second walk: each SSTable loaded as it is found, read while the
+ * server runs the transaction of the one before: SSTable N's transaction
+ * is sent whole, then N+1's files are read and checked (their messages
+ * held), then N's results are read (its messages printed, then N+1's),
+ * then N+1's transaction is sent.  At most two SSTables' bytes are held:
+ * N's in libpq's buffer, N+1's read.  With --keys, whose COPY follows the
+ * pipeline, each SSTable is done before the next is read.
+ */
 typedef struct loader
 {
 	const ld_options *o;
@@ -124,37 +178,33 @@ typedef struct loader
 				unchanged,
 				failed;
 	int64_t		sent_bytes;
+	/* the SSTable sent, whose results are not read yet */
+	int			sent;
+	char	   *sent_path;
+	size_t		sent_ordinal;
+	int64_t		sent_size;
 } loader;
 
+/* an SSTable done (path, the bytes its load reads) */
 static void
-load_sstable(void *arg, const ld_sstable *s)
+count(loader *l, ld_result r, const char *path, int64_t bytes)
 {
-	loader	   *l = arg;
-	int64_t		bytes = bytes_of(s, l->o->keys);
-	ld_result	r;
-
-	l->seen++;
-	if (l->stopped || ld_stop_requested)
-	{
-		l->stopped = 1;
-		return;
-	}
-	r = ld_upload_one(l->u, s, l->seen, &l->fatal);
 	switch (r)
 	{
 		case LD_LOADED:
 			l->loaded++;
 			l->sent_bytes += bytes;
 			if (l->o->verbose)
-				ld_info("loaded %s", s->prefix);
+				ld_info("loaded %s", path);
 			break;
 		case LD_UNCHANGED:
 			l->unchanged++;
 			if (l->o->verbose)
-				ld_info("unchanged %s", s->prefix);
+				ld_info("unchanged %s", path);
 			break;
 		case LD_FAILED:
 			l->failed++;
+			ld_error("%s: not loaded", path);
 			break;
 		case LD_INTERRUPTED:
 		case LD_FATAL:
@@ -162,6 +212,69 @@ load_sstable(void *arg, const ld_sstable *s)
 			return;
 	}
 	ld_progress_step(l->progress, bytes, r == LD_LOADED ? bytes : 0);
+}
+
+/* the results of the SSTable sent, if any */
+static void
+finish_sent(loader *l)
+{
+	ld_result	r;
+
+	if (!l->sent)
+		return;
+	l->sent = 0;
+	r = ld_upload_wait(l->u, NULL, NULL, l->sent_ordinal, &l->fatal);
+	count(l, r, l->sent_path, l->sent_size);
+	free(l->sent_path);
+	l->sent_path = NULL;
+}
+
+static void
+load_sstable(void *arg, const ld_sstable *s)
+{
+	loader	   *l = arg;
+	int64_t		bytes = bytes_of(s, l->o->keys);
+	ld_row		row;
+	int			read;
+
+	l->seen++;
+	if (l->stopped || ld_stop_requested)
+	{
+		finish_sent(l);
+		l->stopped = 1;
+		return;
+	}
+	if (l->sent)
+		ld_messages_hold();
+	read = ld_upload_read(l->u, s, &row);
+	if (l->sent)
+	{
+		finish_sent(l);
+		/* after a fatal error or a signal the original stopped before it */
+		ld_messages_release(!l->stopped);
+		if (l->stopped)
+		{
+			ld_row_free(&row);
+			return;
+		}
+	}
+	if (read == LD_ROW_UNCHANGED)
+		count(l, LD_UNCHANGED, s->prefix, bytes);
+	else if (read == LD_ROW_FAILED)
+		count(l, LD_FAILED, s->prefix, bytes);
+	else if (!ld_upload_send(l->u, s, &row, l->seen, &l->fatal))
+		count(l, l->fatal ? LD_FATAL : LD_FAILED, s->prefix, bytes);
+	else if (l->o->keys)
+		count(l, ld_upload_wait(l->u, s, &row, l->seen, &l->fatal), s->prefix, bytes);
+	else
+	{
+		l->sent = 1;
+		l->sent_path = ld_xmalloc(strlen(s->prefix) + 1);
+		strcpy(l->sent_path, s->prefix);
+		l->sent_ordinal = l->seen;
+		l->sent_size = bytes;
+	}
+	ld_row_free(&row);
 }
 
 int
@@ -267,6 +380,7 @@ main(int argc, char **argv)
 			if (scope)
 				ld_scope_unknown(scope);
 		}
+		finish_sent(&l);
 	}
 	/* only after a whole walk: an interrupted one did not look everywhere */
 	if (scope && !l.fatal && !l.stopped && !ld_stop_requested)
