@@ -61,7 +61,7 @@ rc=0
 expect "no SSTable: the superuser creates the tables (exit status 5)" "$rc" 5
 expect "no SSTable: a warning naming the folder, then the summary" "$(sed -E 's/in [0-9.]+ s$/in T s/' "$T/empty.log")" \
 "bloomcass-load: warning: no live SSTable found in $T
-bloomcass-load: 0 SSTables: 0 loaded, 0 unchanged, 0 failed, 0 not done; 0 B sent in T s"
+bloomcass-load: 0 SSTables: 0 loaded, 0 unchanged, 0 failed, 0 not done; 0 removed; 0 B sent in T s"
 expect "store once: a new table has filter, and no filter_db" \
 	"$(q -c "SELECT string_agg(attname, ' ' ORDER BY attname) FROM pg_attribute WHERE attrelid = 'cassandra_sstable_files'::regclass AND attname LIKE 'filter%' AND NOT attisdropped")" \
 	"filter filter_db_bytes"
@@ -689,12 +689,12 @@ summary_line() { tr '\r' '\n' <"$1" | grep -E 'bloomcass-load: [0-9]+ SSTables?:
 sent=$(summary_line "$T/tty.log" | sed -nE 's/.*; (.*) sent$/\1/p')
 expect "terminal: the last progress line agrees with the summary (SSTables, bytes sent)" \
 	"$(last_progress "$T/tty.log") / $(summary_line "$T/tty.log")" \
-	"$n_clean/$n_clean SSTables, $sent sent, R/s, done / bloomcass-load: $n_clean SSTables: $n_clean loaded, 0 unchanged, 0 failed, 0 not done; $sent sent"
+	"$n_clean/$n_clean SSTables, $sent sent, R/s, done / bloomcass-load: $n_clean SSTables: $n_clean loaded, 0 unchanged, 0 failed, 0 not done; 0 removed; $sent sent"
 expect "terminal: the last line drawn once" "$(grep -o ', done' "$T/tty.log" | wc -l)" 1
 script -qec "'$LOAD' -U loader --label tty '$CLEAN'" /dev/null >"$T/tty2.log" 2>&1 || true
 expect "terminal, all unchanged: nothing sent, no rate" \
 	"$(last_progress "$T/tty2.log" | sed 's/R\/s/&/') / $(summary_line "$T/tty2.log") / $(tr '\r' '\n' <"$T/tty2.log" | grep -c ' 0 B/s, ')" \
-	"$n_clean/$n_clean SSTables, 0 B sent, R/s, done / bloomcass-load: $n_clean SSTables: 0 loaded, $n_clean unchanged, 0 failed, 0 not done; 0 B sent / $(tr '\r' '\n' <"$T/tty2.log" | grep -cE '^[0-9]+/[0-9]+ SSTables?, ')"
+	"$n_clean/$n_clean SSTables, 0 B sent, R/s, done / bloomcass-load: $n_clean SSTables: 0 loaded, $n_clean unchanged, 0 failed, 0 not done; 0 removed; 0 B sent / $(tr '\r' '\n' <"$T/tty2.log" | grep -cE '^[0-9]+/[0-9]+ SSTables?, ')"
 ONE=$SST/cassandra/negative-ldts-invalid-deletions-test/invalid_tombstones
 script -qec "'$LOAD' -U loader --label one '$ONE'" /dev/null >"$T/one.log" 2>&1 || true
 expect "one SSTable: singular words" "$(last_progress "$T/one.log" | sed -E 's/, [^,]+ sent,/, X sent,/') / $(summary_line "$T/one.log" | sed -E 's/; .* sent$//')" \
