@@ -275,6 +275,8 @@ typedef struct ld_pipeline
 	ExecStatusType want[LD_PIPELINE_MAX];
 	long		rows[LD_PIPELINE_MAX];	/* rows each affected, -1 if none said */
 	int			send_failed;	/* 1 + the first statement not sent, or 0 */
+	int			stay;			/* ld_pipeline_end: another pipeline follows,
+								 * pipeline mode stays on */
 } ld_pipeline;
 
 /* pipeline mode on (0 after a report, *fatal set) */
@@ -325,23 +327,37 @@ typedef struct ld_uploader ld_uploader;
 ld_uploader *ld_upload_begin(struct pg_conn *conn, const ld_options *o, int *fatal_status);
 
 /*
- * One SSTable in three steps, so that the server runs one SSTable's
- * transaction while the next is read: ld_upload_read reads and checks it
+ * One SSTable in three steps, so that the server runs the transactions
+ * sent while the next SSTable is read: ld_upload_read reads and checks it
  * (LD_ROW_UNCHANGED when loaded before as it is now; LD_ROW_FAILED
- * reported), ld_upload_send sends its transaction whole (the row may then
- * be freed but with --keys; 0 after a report, *fatal set), ld_upload_wait
- * reads its results (with --keys, loads its keys: s and row as sent) and
- * ends it.  One SSTable is sent at a time: nothing else uses the
- * connection between ld_upload_send and ld_upload_wait.
+ * reported), ld_upload_send sends its transaction whole into *sent (the
+ * row may then be freed but with --keys; 0 after a report, *fatal set),
+ * ld_upload_wait reads its results (with --keys, loads its keys: s and
+ * row as sent) and ends it.  Transactions are waited for in the order
+ * sent; after_another: sent while another's results are still to be read
+ * (its transaction then starts with a ROLLBACK, which ends the one before
+ * if it failed); more: another is sent after it.  Nothing else uses the
+ * connection while one is sent and not waited for.
  */
 #define LD_ROW_FAILED 0
 #define LD_ROW_READY 1
 #define LD_ROW_UNCHANGED 2
+
+typedef struct ld_sent
+{
+	ld_pipeline pipe;
+	char	   *path;			/* the SSTable's, for messages */
+	size_t		ordinal;		/* its place in the walk */
+	int64_t		bytes;			/* the bytes its load reads */
+	int			insert_at;		/* the INSERT's place in the pipeline */
+} ld_sent;
+
 int			ld_upload_read(ld_uploader *u, const ld_sstable *s, ld_row *row);
 int			ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row,
-						   size_t ordinal, int *fatal_status);
-ld_result	ld_upload_wait(ld_uploader *u, const ld_sstable *s, const ld_row *row,
-						   size_t ordinal, int *fatal_status);
+						   size_t ordinal, int after_another, ld_sent *sent,
+						   int *fatal_status);
+ld_result	ld_upload_wait(ld_uploader *u, ld_sent *sent, const ld_sstable *s,
+						   const ld_row *row, int more, int *fatal_status);
 void		ld_upload_end(ld_uploader *u);
 /* ld_prune with the uploader's tables and label lock */
 int			ld_upload_prune(ld_uploader *u, ld_scope *s, const char *since, size_t *removed,
@@ -379,10 +395,12 @@ int			ld_check_extension(PGconn *conn);
 extern ld_progress *ld_current_progress;
 void		ld_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 void		ld_info(const char *fmt,...) __attribute__((format(printf, 1, 2)));
-/* while on, messages are kept (those of the SSTable read while the one
- * before is in the server's hands); off: printed (print) or dropped */
+/* from ld_messages_hold on, messages are kept (those of an SSTable read
+ * while others are in the server's hands); ld_messages_take ends that and
+ * gives them (NULL when none), to print with ld_messages_print */
 void		ld_messages_hold(void);
-void		ld_messages_release(int print);
+char	   *ld_messages_take(void);
+void		ld_messages_print(const char *held);
 
 /* malloc and realloc that exit (EXIT_USAGE) when memory runs out */
 void	   *ld_xmalloc(size_t n);

@@ -57,10 +57,11 @@ say(const char *prefix, const char *fmt, va_list ap)
 	va_end(aq);
 	if (n < 0)
 		return;
-	held = ld_xrealloc(held, held_len + strlen(prefix) + (size_t) n + 2);
+	held = ld_xrealloc(held, held_len + strlen(prefix) + (size_t) n + 3);
 	held_len += (size_t) sprintf(held + held_len, "%s", prefix);
 	held_len += (size_t) vsnprintf(held + held_len, (size_t) n + 1, fmt, ap);
 	held[held_len++] = '\n';
+	held[held_len] = '\0';
 }
 
 void
@@ -89,18 +90,22 @@ ld_messages_hold(void)
 	hold = 1;
 }
 
-void
-ld_messages_release(int print)
+char *
+ld_messages_take(void)
 {
+	char	   *h = held;
+
 	hold = 0;
-	if (print && held_len > 0)
-	{
-		ld_progress_clear(ld_current_progress);
-		fwrite(held, 1, held_len, stderr);
-	}
-	free(held);
 	held = NULL;
 	held_len = 0;
+	return h;
+}
+
+void
+ld_messages_print(const char *h)
+{
+	ld_progress_clear(ld_current_progress);
+	fputs(h, stderr);
 }
 
 /* memory, or the exit status of a usage error when there is none */
@@ -159,13 +164,18 @@ count_sstable(void *arg, const ld_sstable *s)
 
 /*
  * The second walk: each SSTable loaded as it is found, read while the
- * server runs the transaction of the one before: SSTable N's transaction
- * is sent whole, then N+1's files are read and checked (their messages
- * held), then N's results are read (its messages printed, then N+1's),
- * then N+1's transaction is sent.  At most two SSTables' bytes are held:
- * N's in libpq's buffer, N+1's read.  With --keys, whose COPY follows the
- * pipeline, each SSTable is done before the next is read.
+ * server runs the transactions of the two before: SSTable N's and N+1's
+ * transactions are sent whole, then N+2's files are read and checked
+ * (their messages held), then N's results are read (its messages printed,
+ * then N+2's), then N+2's transaction is sent.  The server so always has
+ * the next transaction when it ends one.  At most two SSTables' bytes are
+ * held here: the last sent in libpq's buffer, the one read.  An SSTable
+ * unchanged or failed (or whose reading said something) waits for those
+ * sent, so that the messages keep the walk's order.  With --keys, whose
+ * COPY follows the pipeline, each SSTable is done before the next is read.
  */
+#define IN_FLIGHT 2
+
 typedef struct loader
 {
 	const ld_options *o;
@@ -178,11 +188,9 @@ typedef struct loader
 				unchanged,
 				failed;
 	int64_t		sent_bytes;
-	/* the SSTable sent, whose results are not read yet */
-	int			sent;
-	char	   *sent_path;
-	size_t		sent_ordinal;
-	int64_t		sent_size;
+	/* the SSTables sent whose results are not read yet, oldest first */
+	ld_sent		sent[IN_FLIGHT];
+	int			nsent;
 } loader;
 
 /* an SSTable done (path, the bytes its load reads) */
@@ -214,19 +222,41 @@ count(loader *l, ld_result r, const char *path, int64_t bytes)
 	ld_progress_step(l->progress, bytes, r == LD_LOADED ? bytes : 0);
 }
 
-/* the results of the SSTable sent, if any */
+/* the results of the oldest SSTable sent */
 static void
-finish_sent(loader *l)
+finish_oldest(loader *l)
 {
+	ld_sent    *s = &l->sent[0];
 	ld_result	r;
+	int			fatal;
+	char	   *dropped;
 
-	if (!l->sent)
-		return;
-	l->sent = 0;
-	r = ld_upload_wait(l->u, NULL, NULL, l->sent_ordinal, &l->fatal);
-	count(l, r, l->sent_path, l->sent_size);
-	free(l->sent_path);
-	l->sent_path = NULL;
+	if (l->fatal)
+	{
+		/* sent before the failure that stops the load: what it did is
+		 * counted, its messages (that failure again) dropped */
+		ld_messages_hold();
+		r = ld_upload_wait(l->u, s, NULL, NULL, l->nsent > 1, &fatal);
+		dropped = ld_messages_take();
+		free(dropped);
+		if (r == LD_LOADED || r == LD_UNCHANGED)
+			count(l, r, s->path, s->bytes);
+	}
+	else
+	{
+		r = ld_upload_wait(l->u, s, NULL, NULL, l->nsent > 1, &l->fatal);
+		count(l, r, s->path, s->bytes);
+	}
+	free(s->path);
+	l->nsent--;
+	memmove(&l->sent[0], &l->sent[1], sizeof(ld_sent) * (size_t) l->nsent);
+}
+
+static void
+finish_all(loader *l)
+{
+	while (l->nsent > 0)
+		finish_oldest(l);
 }
 
 static void
@@ -236,44 +266,54 @@ load_sstable(void *arg, const ld_sstable *s)
 	int64_t		bytes = bytes_of(s, l->o->keys);
 	ld_row		row;
 	int			read;
+	char	   *held;
+	ld_sent    *next;
 
 	l->seen++;
 	if (l->stopped || ld_stop_requested)
 	{
-		finish_sent(l);
+		finish_all(l);
 		l->stopped = 1;
 		return;
 	}
-	if (l->sent)
+	if (l->nsent > 0)
 		ld_messages_hold();
 	read = ld_upload_read(l->u, s, &row);
-	if (l->sent)
+	held = ld_messages_take();
+	if (read != LD_ROW_READY || held != NULL)
+		finish_all(l);
+	else if (l->nsent == IN_FLIGHT)
+		finish_oldest(l);
+	/* after a fatal error or a signal, this one was not reached before */
+	if (held != NULL && !l->stopped)
+		ld_messages_print(held);
+	free(held);
+	if (l->stopped)
 	{
-		finish_sent(l);
-		/* after a fatal error or a signal the original stopped before it */
-		ld_messages_release(!l->stopped);
-		if (l->stopped)
-		{
-			ld_row_free(&row);
-			return;
-		}
+		ld_row_free(&row);
+		return;
 	}
+	next = &l->sent[l->nsent];
+	memset(next, 0, sizeof(*next));
+	next->bytes = bytes;
 	if (read == LD_ROW_UNCHANGED)
 		count(l, LD_UNCHANGED, s->prefix, bytes);
 	else if (read == LD_ROW_FAILED)
 		count(l, LD_FAILED, s->prefix, bytes);
-	else if (!ld_upload_send(l->u, s, &row, l->seen, &l->fatal))
-		count(l, l->fatal ? LD_FATAL : LD_FAILED, s->prefix, bytes);
-	else if (l->o->keys)
-		count(l, ld_upload_wait(l->u, s, &row, l->seen, &l->fatal), s->prefix, bytes);
-	else
+	else if (!ld_upload_send(l->u, s, &row, l->seen, l->nsent > 0, next, &l->fatal))
 	{
-		l->sent = 1;
-		l->sent_path = ld_xmalloc(strlen(s->prefix) + 1);
-		strcpy(l->sent_path, s->prefix);
-		l->sent_ordinal = l->seen;
-		l->sent_size = bytes;
+		/* not sent: what was sent before is still to be read */
+		free(next->path);
+		count(l, l->fatal ? LD_FATAL : LD_FAILED, s->prefix, bytes);
+		finish_all(l);
 	}
+	else if (l->o->keys)
+	{
+		count(l, ld_upload_wait(l->u, next, s, &row, 0, &l->fatal), s->prefix, bytes);
+		free(next->path);
+	}
+	else
+		l->nsent++;
 	ld_row_free(&row);
 }
 
@@ -380,7 +420,7 @@ main(int argc, char **argv)
 			if (scope)
 				ld_scope_unknown(scope);
 		}
-		finish_sent(&l);
+		finish_all(&l);
 	}
 	/* only after a whole walk: an interrupted one did not look everywhere */
 	if (scope && !l.fatal && !l.stopped && !ld_stop_requested)

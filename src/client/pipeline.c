@@ -120,6 +120,8 @@ ld_pipeline_end(ld_pipeline *p, int *fatal)
 		return 0;
 	}
 	PQclear(r);
+	if (p->stay)
+		return ok;
 	if (!PQexitPipelineMode(p->conn))
 	{
 		if (ok)

@@ -84,8 +84,6 @@ struct ld_uploader
 	char	   *copy_keys_sql;
 	ld_copy		copy;			/* the binary COPY in progress */
 	ld_params	params;			/* the row of the INSERT */
-	ld_pipeline pipe;			/* the SSTable sent, its results to read */
-	char	   *path;			/* its path, for the pipeline's messages */
 };
 
 /* the prepared statements' names (once per connection) */
@@ -143,6 +141,23 @@ known_unchanged(const ld_uploader *u, const known *k, const ld_sstable *s)
 		k->modified == (int64_t) s->data_mtime && (!u->o->keys || k->keys_loaded);
 }
 
+/* the notices of the connection, but the warning of a ROLLBACK with no
+ * transaction in progress (ld_upload_send's, after a transaction that
+ * succeeded) */
+static PQnoticeReceiver libpq_receiver;
+
+static void
+notice(void *arg, const PGresult *r)
+{
+	const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+
+	(void) arg;
+	if (state != NULL && strcmp(state, "25P01") == 0)
+		return;
+	if (libpq_receiver)
+		libpq_receiver(NULL, r);
+}
+
 ld_uploader *
 ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 {
@@ -155,6 +170,9 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 
 	u->conn = conn;
 	u->o = o;
+	/* libpq's own takes no argument: it prints through the connection's
+	 * notice processor */
+	libpq_receiver = PQsetNoticeReceiver(conn, notice, NULL);
 	u->table = ld_quote_name(conn, o->table, "");
 	u->keys_table = ld_quote_name(conn, o->table, "_keys");
 	ld_copy_init(&u->copy, conn);
@@ -262,7 +280,6 @@ ld_upload_end(ld_uploader *u)
 	free(u->delete_sql);
 	free(u->delete_keys_sql);
 	free(u->copy_keys_sql);
-	free(u->path);
 	ld_copy_free(&u->copy);
 	ld_params_reset(&u->params);
 	free(u);
@@ -319,21 +336,21 @@ ld_upload_read(ld_uploader *u, const ld_sstable *s, ld_row *row)
 
 int
 ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t ordinal,
-			   int *fatal)
+			   int after_another, ld_sent *sent, int *fatal)
 {
 	int64_t		data_bytes = ld_component_size(s, "Data.db");
 	int64_t		filter_bytes = ld_component_size(s, "Filter.db");
 	const char *params[5];
 	char		bytes_text[24],
 				mtime_text[24];
-	ld_pipeline *pipe = &u->pipe;
+	ld_pipeline *pipe = &sent->pipe;
 	const char *path;
 
 	*fatal = 0;
-	free(u->path);
-	u->path = ld_xmalloc(strlen(s->prefix) + 1);
-	strcpy(u->path, s->prefix);
-	path = u->path;
+	sent->path = ld_xmalloc(strlen(s->prefix) + 1);
+	strcpy(sent->path, s->prefix);
+	sent->ordinal = ordinal;
+	path = sent->path;
 
 	/*
 	 * One pipeline, one round trip: BEGIN; the label's lock; then, each a
@@ -346,6 +363,10 @@ ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t or
 	 */
 	if (!ld_pipeline_begin(pipe, u->conn, path, fatal))
 		return 0;
+	/* the transaction before, if it failed, is left failed: ended here (if
+	 * it did not, "no transaction in progress" is a warning, not shown) */
+	if (after_another)
+		ld_pipeline_sql(pipe, "ROLLBACK", PGRES_COMMAND_OK, "ROLLBACK");
 	ld_pipeline_sql(pipe, "BEGIN", PGRES_COMMAND_OK, "BEGIN");
 	params[0] = u->lock_key;
 	ld_pipeline_prepared(pipe, path, PGRES_TUPLES_OK, LOCK_STATEMENT, 1, params, NULL, NULL);
@@ -382,6 +403,7 @@ ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t or
 	ld_param_bytes(&u->params, row->first.data, row->first.len, row->first.present);
 	ld_param_bytes(&u->params, row->last.data, row->last.len, row->last.present);
 	ld_param_bool(&u->params, u->o->keys);
+	sent->insert_at = pipe->n;
 	ld_pipeline_prepared(pipe, path, PGRES_COMMAND_OK, INSERT_STATEMENT, u->params.n,
 						 u->params.values, u->params.lengths, u->params.formats);
 	ld_params_reset(&u->params);
@@ -399,17 +421,18 @@ ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t or
 }
 
 ld_result
-ld_upload_wait(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t ordinal,
+ld_upload_wait(ld_uploader *u, ld_sent *sent, const ld_sstable *s, const ld_row *row, int more,
 			   int *fatal)
 {
-	ld_pipeline *pipe = &u->pipe;
+	ld_pipeline *pipe = &sent->pipe;
 	const char *params[2];
 	ld_result	result = LD_FAILED;
 
 	*fatal = 0;
+	pipe->stay = more;
 	if (!ld_pipeline_end(pipe, fatal))
 		goto fail;
-	if (pipe->rows[3] == 0)
+	if (pipe->rows[sent->insert_at] == 0)
 	{
 		/* a row is left: the SSTable is loaded as it is now */
 		if (u->o->keys)
@@ -419,7 +442,7 @@ ld_upload_wait(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t or
 	}
 	if (!u->o->keys)
 	{
-		if (pipe->n == 5 && strcmp(pipe->what[4], "ROLLBACK") == 0)
+		if (strcmp(pipe->what[pipe->n - 1], "ROLLBACK") == 0)
 			result = LD_INTERRUPTED;
 		else
 			result = LD_LOADED;
@@ -448,7 +471,7 @@ ld_upload_wait(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t or
 	}
 
 	/* tests: a signal in the middle of an SSTable's transaction */
-	if (u->o->test_signal_at > 0 && ordinal == (size_t) u->o->test_signal_at)
+	if (u->o->test_signal_at > 0 && sent->ordinal == (size_t) u->o->test_signal_at)
 		raise(SIGTERM);
 	if (ld_stop_requested)
 	{
@@ -462,7 +485,8 @@ ld_upload_wait(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t or
 	goto done;
 
 fail:
-	if (*fatal != EXIT_CONNECTION_LOST)
+	/* else the next transaction starts with its ROLLBACK */
+	if (*fatal != EXIT_CONNECTION_LOST && !more)
 		rollback(u);
 	if (ld_stop_requested && *fatal == 0)
 		result = LD_INTERRUPTED;
