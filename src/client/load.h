@@ -334,8 +334,10 @@ ld_uploader *ld_upload_begin(struct pg_conn *conn, const ld_options *o, int *fat
  * row may then be freed but with --keys; 0 after a report, *fatal set),
  * ld_upload_wait reads its results (with --keys, loads its keys: s and
  * row as sent) and ends it.  Transactions are waited for in the order
- * sent; more: another is sent after it.  Nothing else uses the connection
- * while one is sent and not waited for.
+ * sent; after_another: sent while another's results are still to be read
+ * (its transaction then starts with a ROLLBACK, which ends the one before
+ * if it failed); more: another is sent after it.  Nothing else uses the
+ * connection while one is sent and not waited for.
  */
 #define LD_ROW_FAILED 0
 #define LD_ROW_READY 1
@@ -352,7 +354,8 @@ typedef struct ld_sent
 
 int			ld_upload_read(ld_uploader *u, const ld_sstable *s, ld_row *row);
 int			ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row,
-						   size_t ordinal, ld_sent *sent, int *fatal_status);
+						   size_t ordinal, int after_another, ld_sent *sent,
+						   int *fatal_status);
 ld_result	ld_upload_wait(ld_uploader *u, ld_sent *sent, const ld_sstable *s,
 						   const ld_row *row, int more, int *fatal_status);
 void		ld_upload_end(ld_uploader *u);

@@ -300,7 +300,7 @@ load_sstable(void *arg, const ld_sstable *s)
 		count(l, LD_UNCHANGED, s->prefix, bytes);
 	else if (read == LD_ROW_FAILED)
 		count(l, LD_FAILED, s->prefix, bytes);
-	else if (!ld_upload_send(l->u, s, &row, l->seen, next, &l->fatal))
+	else if (!ld_upload_send(l->u, s, &row, l->seen, l->nsent > 0, next, &l->fatal))
 	{
 		/* not sent: what was sent before is still to be read */
 		free(next->path);

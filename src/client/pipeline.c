@@ -6,10 +6,8 @@
  *
  * The server runs them in order, as if sent one by one, each statement
  * with its own snapshot; after an error it skips the rest up to the
- * synchronisation (their results are PGRES_PIPELINE_ABORTED); statements
- * outside a transaction block are one transaction up to the
- * synchronisation, rolled back whole after an error, while an explicit
- * transaction block is then left failed, to be rolled back.
+ * synchronisation (their results are PGRES_PIPELINE_ABORTED), and an
+ * explicit transaction block is then left failed, to be rolled back.
  */
 #define _POSIX_C_SOURCE 200809L
 

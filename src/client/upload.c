@@ -4,7 +4,7 @@
  * The components are read and checked first (row.c: a corrupt SSTable is
  * reported with its file before anything is sent), then
  *
- *   [--keys: BEGIN]
+ *   BEGIN
  *   SELECT pg_advisory_xact_lock(hashtextextended('bloomcass-load label '
  *                                   || table || ' ' || label, 0))
  *   DELETE FROM <table> WHERE (label, path) = the SSTable's
@@ -18,7 +18,8 @@
  *          WHERE NOT EXISTS (its row)  (a row left is unchanged: 0 rows,
  *          the SSTable skipped)
  *   [--keys, once the INSERT has added the row: DELETE FROM <table>_keys
- *          ...; COPY <table>_keys FROM STDIN; COMMIT]
+ *          ...; COPY <table>_keys FROM STDIN]
+ *   COMMIT
  *
  * sent as one pipeline (pipeline.c), so one round trip (two more with
  * --keys, whose COPY cannot be in a pipeline), and
@@ -26,13 +27,7 @@
  * are computed on the server by the same parsers as cassandra_sstables.
  * ld_upload_send sends the pipeline, ld_upload_wait reads its results:
  * between the two the load reads the next SSTable (main.c) while the
- * server runs this one's transaction.  Without --keys the transaction is
- * the pipeline's own: the statements before a synchronisation are one
- * transaction, committed at the synchronisation, or rolled back whole
- * when one of them fails (the server then skips the rest), so nothing is
- * left for the transaction sent after it; two statements fewer an
- * SSTable.  A signal ends it with ROLLBACK (whose warning, "there is no
- * transaction in progress", is not shown: it rolls back all the same).
+ * server runs this one's transaction.
  *
  * The row goes straight into the INSERT: staged first in a temporary table
  * (a binary COPY), its bytes were written and read back once more, and the
@@ -147,8 +142,8 @@ known_unchanged(const ld_uploader *u, const known *k, const ld_sstable *s)
 }
 
 /* the notices of the connection, but the warning of a ROLLBACK with no
- * transaction block (ld_upload_send's after a signal, rollback()'s after
- * a pipeline's transaction failed) */
+ * transaction in progress (ld_upload_send's, after a transaction that
+ * succeeded) */
 static PQnoticeReceiver libpq_receiver;
 
 static void
@@ -341,7 +336,7 @@ ld_upload_read(ld_uploader *u, const ld_sstable *s, ld_row *row)
 
 int
 ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t ordinal,
-			   ld_sent *sent, int *fatal)
+			   int after_another, ld_sent *sent, int *fatal)
 {
 	int64_t		data_bytes = ld_component_size(s, "Data.db");
 	int64_t		filter_bytes = ld_component_size(s, "Filter.db");
@@ -358,19 +353,21 @@ ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t or
 	path = sent->path;
 
 	/*
-	 * One pipeline, one round trip: [--keys: BEGIN;] the label's lock; then, each a
+	 * One pipeline, one round trip: BEGIN; the label's lock; then, each a
 	 * statement of its own whose snapshot sees what another load of the
 	 * label committed before we got the lock, the DELETE of the SSTable's
 	 * row unless it is unchanged, and the INSERT unless a row is left
-	 * (unchanged: nothing done); without --keys, the synchronisation
-	 * commits (ROLLBACK before it after a signal).  Sent and
+	 * (unchanged: nothing done); without --keys, COMMIT.  Sent and
 	 * synchronised here, its results read by ld_upload_wait: the server
 	 * runs it while the next SSTable is read.
 	 */
 	if (!ld_pipeline_begin(pipe, u->conn, path, fatal))
 		return 0;
-	if (u->o->keys)
-		ld_pipeline_sql(pipe, "BEGIN", PGRES_COMMAND_OK, "BEGIN");
+	/* the transaction before, if it failed, is left failed: ended here (if
+	 * it did not, "no transaction in progress" is a warning, not shown) */
+	if (after_another)
+		ld_pipeline_sql(pipe, "ROLLBACK", PGRES_COMMAND_OK, "ROLLBACK");
+	ld_pipeline_sql(pipe, "BEGIN", PGRES_COMMAND_OK, "BEGIN");
 	params[0] = u->lock_key;
 	ld_pipeline_prepared(pipe, path, PGRES_TUPLES_OK, LOCK_STATEMENT, 1, params, NULL, NULL);
 	snprintf(bytes_text, sizeof(bytes_text), "%lld", (long long) data_bytes);
@@ -417,6 +414,8 @@ ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t or
 			raise(SIGTERM);
 		if (ld_stop_requested)
 			ld_pipeline_sql(pipe, "ROLLBACK", PGRES_COMMAND_OK, "ROLLBACK");
+		else
+			ld_pipeline_sql(pipe, "COMMIT", PGRES_COMMAND_OK, "COMMIT");
 	}
 	return ld_pipeline_sync(pipe, fatal);
 }
@@ -486,8 +485,7 @@ ld_upload_wait(ld_uploader *u, ld_sent *sent, const ld_sstable *s, const ld_row 
 	goto done;
 
 fail:
-	/* --keys: its transaction block; else the pipeline's transaction is
-	 * rolled back already (and another pipeline may be under way) */
+	/* else the next transaction starts with its ROLLBACK */
 	if (*fatal != EXIT_CONNECTION_LOST && !more)
 		rollback(u);
 	if (ld_stop_requested && *fatal == 0)
