@@ -207,6 +207,7 @@ CLIENT_SRCS = \
 	src/client/pipeline.c \
 	src/client/progress.c \
 	src/client/prune.c \
+	src/client/row.c \
 	src/client/tables.c \
 	src/client/upload.c \
 	src/client/walk.c

@@ -391,6 +391,48 @@ expect "interrupt: no duplicate keys" \
 	"$(q -c "SELECT (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'n3') - (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'n1')")" 0
 expect "interrupt: every filter gives back its file" "$(filter_bytes_differ n3)" 0
 
+# --- transactions in flight: interrupted, failing on the server ------------
+# Without --keys the load sends an SSTable's transaction before the results
+# of the one before are read.  A signal rolls back the SSTable being loaded
+# only; a transaction that fails on the server (here a trigger, on the 5th,
+# 6th and 9th SSTables in the walk's order) fails that SSTable alone: the
+# one sent after it (which starts with a ROLLBACK) loads.
+RC=0
+BLOOMCASS_LOAD_TEST_SIGNAL_AT=20 "$LOAD" -U loader --label n4 "$SST" >"$T/int4.log" 2>&1 || RC=$?
+expect "in flight: interrupted, exit status 4" "$RC" 4
+expect "in flight: interrupted, the SSTable being loaded is rolled back" \
+	"$(q -c "SELECT count(*) FROM cassandra_sstable_files WHERE label = 'n4'")" 19
+expect "in flight: interrupted, no half-written SSTable" "$(filter_bytes_differ n4)" 0
+mapfile -t walked < <(q -c "SELECT path FROM cassandra_sstable_files WHERE label = 'n1' ORDER BY loaded_at")
+q -c "CREATE FUNCTION bc_test_fail_some() RETURNS trigger LANGUAGE plpgsql AS \$\$
+	BEGIN
+		IF NEW.label = 'nf' AND NEW.path IN ('${walked[4]}', '${walked[5]}', '${walked[8]}') THEN
+			RAISE EXCEPTION 'refused by a trigger';
+		END IF;
+		RETURN NEW;
+	END \$\$;
+	CREATE TRIGGER fail_some BEFORE INSERT ON cassandra_sstable_files
+		FOR EACH ROW EXECUTE FUNCTION bc_test_fail_some()" >/dev/null
+RC=0
+"$LOAD" -U loader --label nf "$SST" >"$T/fail.log" 2>&1 || RC=$?
+q -c "DROP TRIGGER fail_some ON cassandra_sstable_files; DROP FUNCTION bc_test_fail_some()" >/dev/null
+expect "in flight: failing on the server, exit status 1" "$RC" 1
+expect "in flight: each failed SSTable named once, in the walk's order" \
+	"$(grep -E ': (refused by a trigger|not loaded)$' "$T/fail.log" | sed -E 's/^bloomcass-load: //')" \
+	"${walked[4]}: refused by a trigger
+${walked[4]}: not loaded
+${walked[5]}: refused by a trigger
+${walked[5]}: not loaded
+${walked[8]}: refused by a trigger
+${walked[8]}: not loaded"
+expect "in flight: failing on the server, nothing else failed" "$(grep -c '^bloomcass-load: ' "$T/fail.log")" 7
+expect "in flight: failing on the server, the others loaded" \
+	"$(q -c "SELECT count(*) || ' ' || count(*) FILTER (WHERE path IN ('${walked[6]}', '${walked[7]}', '${walked[9]}')) FROM cassandra_sstable_files WHERE label = 'nf'")" \
+	"$((n_rows - 3)) 3"
+expect "in flight: failing on the server, the summary" "$(grep -Eo '[0-9]+ loaded, [0-9]+ unchanged, [0-9]+ failed' "$T/fail.log")" \
+	"$((n_rows - 3)) loaded, 0 unchanged, 3 failed"
+expect "in flight: failing on the server, every filter gives back its file" "$(filter_bytes_differ nf)" 0
+
 # --- unchanged, then one Data.db touched -------------------------------------
 run "$T/again.log" --label n1 --keys "$SST"
 expect "re-run: nothing re-uploaded" "$(grep -Eo '[0-9]+ loaded, [0-9]+ unchanged' "$T/again.log")" "0 loaded, $n_rows unchanged"

@@ -13,6 +13,7 @@
  *   walk.c      the directory walk: each SSTable as it is found
  *   tables.c    the two tables, created when missing (under a lock)
  *   upload.c    one transaction per SSTable, sent as one pipeline
+ *   row.c       an SSTable's row: its components read and checked
  *   params.c    a statement's parameters in binary format
  *   pipeline.c  statements sent together (libpq's pipeline mode)
  *   copy.c      binary COPY, commands, server errors
@@ -175,6 +176,28 @@ typedef struct blob
  * 0 after an error, reported */
 int			ld_read_component(const ld_sstable *s, const char *component, int64_t max, blob *b);
 
+/* row.c: the components an SSTable's row sends, read and checked */
+typedef struct ld_row
+{
+	blob		filter,
+				stats,
+				summary,
+				toc,
+				first,			/* the key range read here (BTI, or no */
+				last;			/* Summary.db), else absent */
+	int			readable;		/* a version whose components are parsed */
+	int			trie;			/* trie-indexed */
+	int			summary_range;	/* the key range is Summary.db's */
+	int			keys;			/* --keys and it has keys to load */
+	const uint8_t *partitioner; /* into stats: Statistics.db's class name */
+	size_t		partitioner_len;
+} ld_row;
+
+/* 1 read and checked, else 0 (reported); keys: --keys.  ld_row_free
+ * after either */
+int			ld_row_read(const ld_sstable *s, int keys, ld_row *r);
+void		ld_row_free(ld_row *r);
+
 /* the first and last key of a BTI SSTable from its Partitions.db footer */
 int			ld_read_partitions_range(const ld_sstable *s, blob *first, blob *last);
 
@@ -258,6 +281,8 @@ typedef struct ld_pipeline
 	ExecStatusType want[LD_PIPELINE_MAX];
 	long		rows[LD_PIPELINE_MAX];	/* rows each affected, -1 if none said */
 	int			send_failed;	/* 1 + the first statement not sent, or 0 */
+	int			stay;			/* ld_pipeline_end: another pipeline follows,
+								 * pipeline mode stays on */
 } ld_pipeline;
 
 /* pipeline mode on (0 after a report, *fatal set) */
@@ -268,7 +293,10 @@ void		ld_pipeline_sql(ld_pipeline *p, const char *what, ExecStatusType want, con
 void		ld_pipeline_prepared(ld_pipeline *p, const char *what, ExecStatusType want,
 								 const char *name, int n, const char *const *values,
 								 const int *lengths, const int *formats);
-/* the synchronisation, every result read, pipeline mode off: 1 when each
+/* the synchronisation sent, all flushed to the server: 1, else 0 reported
+ * with *fatal EXIT_CONNECTION_LOST */
+int			ld_pipeline_sync(ld_pipeline *p, int *fatal);
+/* after ld_pipeline_sync, every result read, pipeline mode off: 1 when each
  * statement gave its status, else 0 with the first failure reported and
  * *fatal set as by ld_report_failure (EXIT_CONNECTION_LOST when the
  * connection cannot go on) */
@@ -304,8 +332,39 @@ int			ld_keys_table_sized(PGconn *conn, const char *keys_table, int *fatal);
 typedef struct ld_uploader ld_uploader;
 
 ld_uploader *ld_upload_begin(struct pg_conn *conn, const ld_options *o, int *fatal_status);
-ld_result	ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal,
-						  int *fatal_status);
+
+/*
+ * One SSTable in three steps, so that the server runs the transactions
+ * sent while the next SSTable is read: ld_upload_read reads and checks it
+ * (LD_ROW_UNCHANGED when loaded before as it is now; LD_ROW_FAILED
+ * reported), ld_upload_send sends its transaction whole into *sent (the
+ * row may then be freed but with --keys; 0 after a report, *fatal set),
+ * ld_upload_wait reads its results (with --keys, loads its keys: s and
+ * row as sent) and ends it.  Transactions are waited for in the order
+ * sent; after_another: sent while another's results are still to be read
+ * (its transaction then starts with a ROLLBACK, which ends the one before
+ * if it failed); more: another is sent after it.  Nothing else uses the
+ * connection while one is sent and not waited for.
+ */
+#define LD_ROW_FAILED 0
+#define LD_ROW_READY 1
+#define LD_ROW_UNCHANGED 2
+
+typedef struct ld_sent
+{
+	ld_pipeline pipe;
+	char	   *path;			/* the SSTable's, for messages */
+	size_t		ordinal;		/* its place in the walk */
+	int64_t		bytes;			/* the bytes its load reads */
+	int			insert_at;		/* the INSERT's place in the pipeline */
+} ld_sent;
+
+int			ld_upload_read(ld_uploader *u, const ld_sstable *s, ld_row *row);
+int			ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row,
+						   size_t ordinal, int after_another, ld_sent *sent,
+						   int *fatal_status);
+ld_result	ld_upload_wait(ld_uploader *u, ld_sent *sent, const ld_sstable *s,
+						   const ld_row *row, int more, int *fatal_status);
 void		ld_upload_end(ld_uploader *u);
 /* ld_prune with the uploader's tables and label lock */
 int			ld_upload_prune(ld_uploader *u, ld_scope *s, const char *since, size_t *removed,
@@ -343,6 +402,12 @@ int			ld_check_extension(PGconn *conn);
 extern ld_progress *ld_current_progress;
 void		ld_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 void		ld_info(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+/* from ld_messages_hold on, messages are kept (those of an SSTable read
+ * while others are in the server's hands); ld_messages_take ends that and
+ * gives them (NULL when none), to print with ld_messages_print */
+void		ld_messages_hold(void);
+char	   *ld_messages_take(void);
+void		ld_messages_print(const char *held);
 
 /* malloc and realloc that exit (EXIT_USAGE) when memory runs out */
 void	   *ld_xmalloc(size_t n);

@@ -32,17 +32,46 @@
 volatile sig_atomic_t ld_stop_requested = 0;
 ld_progress *ld_current_progress = NULL;
 
+/* messages held while an SSTable is read ahead (ld_messages_hold) */
+static int hold;
+static char *held;
+static size_t held_len;
+
+/* a message to stderr, or held */
+static void
+say(const char *prefix, const char *fmt, va_list ap)
+{
+	va_list		aq;
+	int			n;
+
+	if (!hold)
+	{
+		ld_progress_clear(ld_current_progress);
+		fputs(prefix, stderr);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+		return;
+	}
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	held = ld_xrealloc(held, held_len + strlen(prefix) + (size_t) n + 3);
+	held_len += (size_t) sprintf(held + held_len, "%s", prefix);
+	held_len += (size_t) vsnprintf(held + held_len, (size_t) n + 1, fmt, ap);
+	held[held_len++] = '\n';
+	held[held_len] = '\0';
+}
+
 void
 ld_error(const char *fmt,...)
 {
 	va_list		ap;
 
-	ld_progress_clear(ld_current_progress);
-	fputs("bloomcass-load: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("bloomcass-load: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void
@@ -50,11 +79,33 @@ ld_info(const char *fmt,...)
 {
 	va_list		ap;
 
-	ld_progress_clear(ld_current_progress);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void
+ld_messages_hold(void)
+{
+	hold = 1;
+}
+
+char *
+ld_messages_take(void)
+{
+	char	   *h = held;
+
+	hold = 0;
+	held = NULL;
+	held_len = 0;
+	return h;
+}
+
+void
+ld_messages_print(const char *h)
+{
+	ld_progress_clear(ld_current_progress);
+	fputs(h, stderr);
 }
 
 /* memory, or the exit status of a usage error when there is none */
@@ -111,7 +162,20 @@ count_sstable(void *arg, const ld_sstable *s)
 	t->bytes += bytes_of(s, t->keys);
 }
 
-/* the second walk: each SSTable loaded as it is found */
+/*
+ * The second walk: each SSTable loaded as it is found, read while the
+ * server runs the transactions of the two before: SSTable N's and N+1's
+ * transactions are sent whole, then N+2's files are read and checked
+ * (their messages held), then N's results are read (its messages printed,
+ * then N+2's), then N+2's transaction is sent.  The server so always has
+ * the next transaction when it ends one.  At most two SSTables' bytes are
+ * held here: the last sent in libpq's buffer, the one read.  An SSTable
+ * unchanged or failed (or whose reading said something) waits for those
+ * sent, so that the messages keep the walk's order.  With --keys, whose
+ * COPY follows the pipeline, each SSTable is done before the next is read.
+ */
+#define IN_FLIGHT 2
+
 typedef struct loader
 {
 	const ld_options *o;
@@ -124,37 +188,31 @@ typedef struct loader
 				unchanged,
 				failed;
 	int64_t		sent_bytes;
+	/* the SSTables sent whose results are not read yet, oldest first */
+	ld_sent		sent[IN_FLIGHT];
+	int			nsent;
 } loader;
 
+/* an SSTable done (path, the bytes its load reads) */
 static void
-load_sstable(void *arg, const ld_sstable *s)
+count(loader *l, ld_result r, const char *path, int64_t bytes)
 {
-	loader	   *l = arg;
-	int64_t		bytes = bytes_of(s, l->o->keys);
-	ld_result	r;
-
-	l->seen++;
-	if (l->stopped || ld_stop_requested)
-	{
-		l->stopped = 1;
-		return;
-	}
-	r = ld_upload_one(l->u, s, l->seen, &l->fatal);
 	switch (r)
 	{
 		case LD_LOADED:
 			l->loaded++;
 			l->sent_bytes += bytes;
 			if (l->o->verbose)
-				ld_info("loaded %s", s->prefix);
+				ld_info("loaded %s", path);
 			break;
 		case LD_UNCHANGED:
 			l->unchanged++;
 			if (l->o->verbose)
-				ld_info("unchanged %s", s->prefix);
+				ld_info("unchanged %s", path);
 			break;
 		case LD_FAILED:
 			l->failed++;
+			ld_error("%s: not loaded", path);
 			break;
 		case LD_INTERRUPTED:
 		case LD_FATAL:
@@ -162,6 +220,101 @@ load_sstable(void *arg, const ld_sstable *s)
 			return;
 	}
 	ld_progress_step(l->progress, bytes, r == LD_LOADED ? bytes : 0);
+}
+
+/* the results of the oldest SSTable sent */
+static void
+finish_oldest(loader *l)
+{
+	ld_sent    *s = &l->sent[0];
+	ld_result	r;
+	int			fatal;
+	char	   *dropped;
+
+	if (l->fatal)
+	{
+		/* sent before the failure that stops the load: what it did is
+		 * counted, its messages (that failure again) dropped */
+		ld_messages_hold();
+		r = ld_upload_wait(l->u, s, NULL, NULL, l->nsent > 1, &fatal);
+		dropped = ld_messages_take();
+		free(dropped);
+		if (r == LD_LOADED || r == LD_UNCHANGED)
+			count(l, r, s->path, s->bytes);
+	}
+	else
+	{
+		r = ld_upload_wait(l->u, s, NULL, NULL, l->nsent > 1, &l->fatal);
+		count(l, r, s->path, s->bytes);
+	}
+	free(s->path);
+	l->nsent--;
+	memmove(&l->sent[0], &l->sent[1], sizeof(ld_sent) * (size_t) l->nsent);
+}
+
+static void
+finish_all(loader *l)
+{
+	while (l->nsent > 0)
+		finish_oldest(l);
+}
+
+static void
+load_sstable(void *arg, const ld_sstable *s)
+{
+	loader	   *l = arg;
+	int64_t		bytes = bytes_of(s, l->o->keys);
+	ld_row		row;
+	int			read;
+	char	   *held;
+	ld_sent    *next;
+
+	l->seen++;
+	if (l->stopped || ld_stop_requested)
+	{
+		finish_all(l);
+		l->stopped = 1;
+		return;
+	}
+	if (l->nsent > 0)
+		ld_messages_hold();
+	read = ld_upload_read(l->u, s, &row);
+	held = ld_messages_take();
+	if (read != LD_ROW_READY || held != NULL)
+		finish_all(l);
+	else if (l->nsent == IN_FLIGHT)
+		finish_oldest(l);
+	/* after a fatal error or a signal, this one was not reached before */
+	if (held != NULL && !l->stopped)
+		ld_messages_print(held);
+	free(held);
+	if (l->stopped)
+	{
+		ld_row_free(&row);
+		return;
+	}
+	next = &l->sent[l->nsent];
+	memset(next, 0, sizeof(*next));
+	next->bytes = bytes;
+	if (read == LD_ROW_UNCHANGED)
+		count(l, LD_UNCHANGED, s->prefix, bytes);
+	else if (read == LD_ROW_FAILED)
+		count(l, LD_FAILED, s->prefix, bytes);
+	else if (!ld_upload_send(l->u, s, &row, l->seen, l->nsent > 0, next, &l->fatal))
+	{
+		/* not sent: what was sent before is still to be read */
+		free(next->path);
+		count(l, l->fatal ? LD_FATAL : LD_FAILED, s->prefix, bytes);
+		finish_all(l);
+	}
+	else if (l->o->keys)
+	{
+		count(l, ld_upload_wait(l->u, next, s, &row, 0, &l->fatal), s->prefix, bytes);
+		free(next->path);
+	}
+	else
+		l->nsent++;
+	ld_row_free(&row);
 }
 
 int
@@ -267,6 +420,7 @@ main(int argc, char **argv)
 			if (scope)
 				ld_scope_unknown(scope);
 		}
+		finish_all(&l);
 	}
 	/* only after a whole walk: an interrupted one did not look everywhere */
 	if (scope && !l.fatal && !l.stopped && !ld_stop_requested)

@@ -60,12 +60,9 @@ ld_pipeline_prepared(ld_pipeline *p, const char *what, ExecStatusType want, cons
 }
 
 int
-ld_pipeline_end(ld_pipeline *p, int *fatal)
+ld_pipeline_sync(ld_pipeline *p, int *fatal)
 {
-	PGresult   *r;
-	int			i,
-				ok = 1;
-
+	/* PQpipelineSync flushes: the server has it all and runs it */
 	if (p->send_failed || !PQpipelineSync(p->conn))
 	{
 		ld_report_failure(p->conn, NULL, p->what[p->send_failed ? p->send_failed - 1 : 0], fatal);
@@ -73,6 +70,16 @@ ld_pipeline_end(ld_pipeline *p, int *fatal)
 			*fatal = EXIT_CONNECTION_LOST;	/* the protocol's state is unknown */
 		return 0;
 	}
+	return 1;
+}
+
+int
+ld_pipeline_end(ld_pipeline *p, int *fatal)
+{
+	PGresult   *r;
+	int			i,
+				ok = 1;
+
 	for (i = 0; i < p->n; i++)
 	{
 		r = PQgetResult(p->conn);
@@ -113,6 +120,8 @@ ld_pipeline_end(ld_pipeline *p, int *fatal)
 		return 0;
 	}
 	PQclear(r);
+	if (p->stay)
+		return ok;
 	if (!PQexitPipelineMode(p->conn))
 	{
 		if (ok)

@@ -1,8 +1,8 @@
 /*
  * upload.c - one SSTable, one transaction.
  *
- * The components are read and checked here with the core's parsers (so a
- * corrupt SSTable is reported with its file before anything is sent), then
+ * The components are read and checked first (row.c: a corrupt SSTable is
+ * reported with its file before anything is sent), then
  *
  *   BEGIN
  *   SELECT pg_advisory_xact_lock(hashtextextended('bloomcass-load label '
@@ -25,10 +25,9 @@
  * --keys, whose COPY cannot be in a pipeline), and
  * so the filter, Statistics.db facts and (from Summary.db) the key range
  * are computed on the server by the same parsers as cassandra_sstables.
- * Where the server has no bytea parser (the Partitions.db footer of BTI
- * SSTables; a BIG SSTable without Summary.db, whose range comes from
- * Index.db) the key range is read here with the core readers and sent
- * with the row.
+ * ld_upload_send sends the pipeline, ld_upload_wait reads its results:
+ * between the two the load reads the next SSTable (main.c) while the
+ * server runs this one's transaction.
  *
  * The row goes straight into the INSERT: staged first in a temporary table
  * (a binary COPY), its bytes were written and read back once more, and the
@@ -63,9 +62,6 @@
 #include "bc_index.h"
 #include "bc_partition_sizes.h"
 #include "bc_sstable_name.h"
-#include "bc_statistics.h"
-#include "bc_status.h"
-#include "bc_summary.h"
 #include "load.h"
 
 
@@ -150,6 +146,23 @@ known_unchanged(const ld_uploader *u, const known *k, const ld_sstable *s)
 		k->modified == (int64_t) s->data_mtime && (!u->o->keys || k->keys_loaded);
 }
 
+/* the notices of the connection, but the warning of a ROLLBACK with no
+ * transaction in progress (ld_upload_send's, after a transaction that
+ * succeeded) */
+static PQnoticeReceiver libpq_receiver;
+
+static void
+notice(void *arg, const PGresult *r)
+{
+	const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+
+	(void) arg;
+	if (state != NULL && strcmp(state, "25P01") == 0)
+		return;
+	if (libpq_receiver)
+		libpq_receiver(NULL, r);
+}
+
 ld_uploader *
 ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 {
@@ -162,6 +175,9 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 
 	u->conn = conn;
 	u->o = o;
+	/* libpq's own takes no argument: it prints through the connection's
+	 * notice processor */
+	libpq_receiver = PQsetNoticeReceiver(conn, notice, NULL);
 	u->table = ld_quote_name(conn, o->table, "");
 	u->keys_table = ld_quote_name(conn, o->table, "_keys");
 	ld_copy_init(&u->copy, conn);
@@ -374,124 +390,57 @@ rollback(ld_uploader *u)
 	PQclear(r);
 }
 
-ld_result
-ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
+int
+ld_upload_read(ld_uploader *u, const ld_sstable *s, ld_row *row)
 {
-	blob		filter,
-				stats,
-				summary,
-				toc,
-				first = {0},
-				last = {0};
-	bc_order	order;
-	bc_layout	layout;
-	bc_index_era era;
-	int			readable,
-				trie,
-				summary_range = 0,
-				keys = 0;
+	known		probe,
+			   *k;
+
+	memset(row, 0, sizeof(*row));
+	/* unchanged: same label, path, Data.db size and modification time */
+	probe.path = (char *) s->prefix;
+	k = u->nknown ? bsearch(&probe, u->known, u->nknown, sizeof(known), known_cmp) : NULL;
+	if (k != NULL && known_unchanged(u, k, s))
+		return LD_ROW_UNCHANGED;
+	return ld_row_read(s, u->o->keys, row) ? LD_ROW_READY : LD_ROW_FAILED;
+}
+
+int
+ld_upload_send(ld_uploader *u, const ld_sstable *s, const ld_row *row, size_t ordinal,
+			   int after_another, ld_sent *sent, int *fatal)
+{
 	int64_t		data_bytes = ld_component_size(s, "Data.db");
 	int64_t		filter_bytes = ld_component_size(s, "Filter.db");
 	const char *params[5];
 	char		bytes_text[24],
 				mtime_text[24];
-	ld_pipeline pipe;
-	const uint8_t *partitioner = NULL;	/* into stats, for a trie's keys */
-	size_t		partitioner_len = 0;
-	ld_result	result = LD_FAILED;
-	known		probe,
-			   *k;
+	ld_pipeline *pipe = &sent->pipe;
+	const char *path;
 
 	*fatal = 0;
-	/* unchanged: same label, path, Data.db size and modification time */
-	probe.path = (char *) s->prefix;
-	k = u->nknown ? bsearch(&probe, u->known, u->nknown, sizeof(known), known_cmp) : NULL;
-	if (k != NULL && known_unchanged(u, k, s))
-		return LD_UNCHANGED;
-
-	memset(&filter, 0, sizeof(filter));
-	memset(&stats, 0, sizeof(stats));
-	memset(&summary, 0, sizeof(summary));
-	memset(&toc, 0, sizeof(toc));
-	if (!ld_read_component(s, "Filter.db", LD_MAX_FILTER_BYTES, &filter) ||
-		!ld_read_component(s, "Statistics.db", LD_MAX_SMALL_BYTES, &stats) ||
-		!ld_read_component(s, "Summary.db", LD_MAX_SMALL_BYTES, &summary) ||
-		!ld_read_component(s, "TOC.txt", LD_MAX_SMALL_BYTES, &toc))
-		goto done;
-
-	/* the checks of cassandra_sstables, here, so that the file is named */
-	readable = bc_version_lookup(s->version, strlen(s->version), &order, &layout) == BC_OK;
-	trie = s->format == BC_SSTABLE_BTI ||
-		bc_index_era_lookup(s->version, strlen(s->version), &era) == BC_ERR_INDEX_BTI;
-	if (readable)
-	{
-		bc_status	rc;
-
-		if (filter.present)
-		{
-			int32_t		hk;
-			int64_t		hw;
-
-			rc = bc_filterdb_check(filter.data, filter.len, BC_MAX_WORDS_VALUE, &hk, &hw);
-			if (rc != BC_OK)
-			{
-				ld_error("%s: Filter.db: %s", s->prefix, bc_status_message(rc));
-				goto done;
-			}
-		}
-		if (stats.present)
-		{
-			bc_statistics st;
-
-			rc = bc_statistics_parse(stats.data, stats.len, s->version, strlen(s->version), &st);
-			if (rc != BC_OK)
-			{
-				ld_error("%s: Statistics.db: %s", s->prefix, bc_status_message(rc));
-				goto done;
-			}
-			partitioner = st.partitioner;
-			partitioner_len = st.partitioner_len;
-		}
-		if (trie)
-		{
-			if (ld_component_size(s, "Partitions.db") >= 0 &&
-				!ld_read_partitions_range(s, &first, &last))
-				goto done;
-		}
-		else if (summary.present)
-		{
-			bc_summary	sm;
-
-			rc = bc_summary_parse(s->version, strlen(s->version), summary.data, summary.len, &sm);
-			if (rc != BC_OK)
-			{
-				ld_error("%s: Summary.db: %s", s->prefix, bc_status_message(rc));
-				goto done;
-			}
-			summary_range = 1;
-		}
-		else if (ld_component_size(s, "Index.db") >= 0)
-		{
-			if (!ld_walk_index(s, NULL, 0, NULL, NULL, &first, &last))
-				goto done;
-		}
-		/* a trie-indexed SSTable's keys are ordered by its partitioner */
-		keys = u->o->keys && (trie ? partitioner != NULL && ld_component_size(s, "Partitions.db") >= 0 :
-							  ld_component_size(s, "Index.db") >= 0);
-	}
+	sent->path = ld_xmalloc(strlen(s->prefix) + 1);
+	strcpy(sent->path, s->prefix);
+	sent->ordinal = ordinal;
+	path = sent->path;
 
 	/*
 	 * One pipeline, one round trip: BEGIN; the label's lock; then, each a
 	 * statement of its own whose snapshot sees what another load of the
 	 * label committed before we got the lock, the DELETE of the SSTable's
 	 * row unless it is unchanged, and the INSERT unless a row is left
-	 * (unchanged: nothing done); without --keys, COMMIT.
+	 * (unchanged: nothing done); without --keys, COMMIT.  Sent and
+	 * synchronised here, its results read by ld_upload_wait: the server
+	 * runs it while the next SSTable is read.
 	 */
-	if (!ld_pipeline_begin(&pipe, u->conn, s->prefix, fatal))
-		goto done;
-	ld_pipeline_sql(&pipe, "BEGIN", PGRES_COMMAND_OK, "BEGIN");
+	if (!ld_pipeline_begin(pipe, u->conn, path, fatal))
+		return 0;
+	/* the transaction before, if it failed, is left failed: ended here (if
+	 * it did not, "no transaction in progress" is a warning, not shown) */
+	if (after_another)
+		ld_pipeline_sql(pipe, "ROLLBACK", PGRES_COMMAND_OK, "ROLLBACK");
+	ld_pipeline_sql(pipe, "BEGIN", PGRES_COMMAND_OK, "BEGIN");
 	params[0] = u->lock_key;
-	ld_pipeline_prepared(&pipe, s->prefix, PGRES_TUPLES_OK, LOCK_STATEMENT, 1, params, NULL, NULL);
+	ld_pipeline_prepared(pipe, path, PGRES_TUPLES_OK, LOCK_STATEMENT, 1, params, NULL, NULL);
 	snprintf(bytes_text, sizeof(bytes_text), "%lld", (long long) data_bytes);
 	snprintf(mtime_text, sizeof(mtime_text), "%lld", (long long) s->data_mtime);
 	params[0] = u->o->label;
@@ -499,7 +448,7 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	params[2] = bytes_text;
 	params[3] = mtime_text;
 	params[4] = u->o->keys ? "t" : "f";
-	ld_pipeline_prepared(&pipe, s->prefix, PGRES_COMMAND_OK, DELETE_STATEMENT, 5, params, NULL, NULL);
+	ld_pipeline_prepared(pipe, path, PGRES_COMMAND_OK, DELETE_STATEMENT, 5, params, NULL, NULL);
 
 	/* the row, $1 .. $22 of the INSERT */
 	ld_params_reset(&u->params);
@@ -513,19 +462,20 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	ld_param_text(&u->params, s->state);
 	ld_param_text(&u->params, s->snapshot);
 	ld_param_text_array(&u->params, s->components, s->ncomponents);
-	ld_param_bytes(&u->params, filter.data, filter.len, filter.present);
-	ld_param_bytes(&u->params, stats.data, stats.len, stats.present);
-	ld_param_bytes(&u->params, summary.data, summary.len, summary.present);
-	ld_param_bytes(&u->params, toc.data, toc.len, toc.present);
+	ld_param_bytes(&u->params, row->filter.data, row->filter.len, row->filter.present);
+	ld_param_bytes(&u->params, row->stats.data, row->stats.len, row->stats.present);
+	ld_param_bytes(&u->params, row->summary.data, row->summary.len, row->summary.present);
+	ld_param_bytes(&u->params, row->toc.data, row->toc.len, row->toc.present);
 	ld_param_i64(&u->params, filter_bytes, filter_bytes >= 0);
 	ld_param_i64(&u->params, data_bytes, data_bytes >= 0);
 	ld_param_i64(&u->params, (int64_t) s->data_mtime, s->has_data);
-	ld_param_bool(&u->params, readable);
-	ld_param_bool(&u->params, summary_range);
-	ld_param_bytes(&u->params, first.data, first.len, first.present);
-	ld_param_bytes(&u->params, last.data, last.len, last.present);
+	ld_param_bool(&u->params, row->readable);
+	ld_param_bool(&u->params, row->summary_range);
+	ld_param_bytes(&u->params, row->first.data, row->first.len, row->first.present);
+	ld_param_bytes(&u->params, row->last.data, row->last.len, row->last.present);
 	ld_param_bool(&u->params, u->o->keys);
-	ld_pipeline_prepared(&pipe, s->prefix, PGRES_COMMAND_OK, INSERT_STATEMENT, u->params.n,
+	sent->insert_at = pipe->n;
+	ld_pipeline_prepared(pipe, path, PGRES_COMMAND_OK, INSERT_STATEMENT, u->params.n,
 						 u->params.values, u->params.lengths, u->params.formats);
 	ld_params_reset(&u->params);
 	if (!u->o->keys)
@@ -534,13 +484,26 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 		if (u->o->test_signal_at > 0 && ordinal == (size_t) u->o->test_signal_at)
 			raise(SIGTERM);
 		if (ld_stop_requested)
-			ld_pipeline_sql(&pipe, "ROLLBACK", PGRES_COMMAND_OK, "ROLLBACK");
+			ld_pipeline_sql(pipe, "ROLLBACK", PGRES_COMMAND_OK, "ROLLBACK");
 		else
-			ld_pipeline_sql(&pipe, "COMMIT", PGRES_COMMAND_OK, "COMMIT");
+			ld_pipeline_sql(pipe, "COMMIT", PGRES_COMMAND_OK, "COMMIT");
 	}
-	if (!ld_pipeline_end(&pipe, fatal))
+	return ld_pipeline_sync(pipe, fatal);
+}
+
+ld_result
+ld_upload_wait(ld_uploader *u, ld_sent *sent, const ld_sstable *s, const ld_row *row, int more,
+			   int *fatal)
+{
+	ld_pipeline *pipe = &sent->pipe;
+	const char *params[2];
+	ld_result	result = LD_FAILED;
+
+	*fatal = 0;
+	pipe->stay = more;
+	if (!ld_pipeline_end(pipe, fatal))
 		goto fail;
-	if (pipe.rows[3] == 0)
+	if (pipe->rows[sent->insert_at] == 0)
 	{
 		/* a row is left: the SSTable is loaded as it is now */
 		if (u->o->keys)
@@ -550,12 +513,10 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	}
 	if (!u->o->keys)
 	{
-		if (pipe.n == 5 && strcmp(pipe.what[4], "ROLLBACK") == 0)
-		{
+		if (strcmp(pipe->what[pipe->n - 1], "ROLLBACK") == 0)
 			result = LD_INTERRUPTED;
-			goto done;
-		}
-		result = LD_LOADED;
+		else
+			result = LD_LOADED;
 		goto done;
 	}
 
@@ -564,9 +525,9 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	params[1] = s->prefix;
 	if (!run(u, s->prefix, u->delete_keys_sql, 2, params, PGRES_COMMAND_OK, fatal, NULL))
 		goto fail;
-	if (keys)
+	if (row->keys)
 	{
-		key_sink	sink = {u, s, 0, trie, 0};
+		key_sink	sink = {u, s, 0, row->trie, 0};
 		uint64_t	data_length = 0;
 		bc_partition p;
 		int			got = 0;
@@ -579,8 +540,8 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 		}
 		if (!ld_copy_start(&u->copy, u->copy_keys_sql, s->prefix, fatal))
 			goto fail;
-		if (trie ? !ld_walk_trie_keys(s, partitioner, partitioner_len, key_row, &sink) :
-			!ld_walk_index(s, partitioner, partitioner_len, key_row, &sink, NULL, NULL))
+		if (row->trie ? !ld_walk_trie_keys(s, row->partitioner, row->partitioner_len, key_row, &sink) :
+			!ld_walk_index(s, row->partitioner, row->partitioner_len, key_row, &sink, NULL, NULL))
 		{
 			ld_copy_abort(&u->copy, s->prefix, fatal);
 			goto fail;
@@ -600,7 +561,7 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	}
 
 	/* tests: a signal in the middle of an SSTable's transaction */
-	if (u->o->test_signal_at > 0 && ordinal == (size_t) u->o->test_signal_at)
+	if (u->o->test_signal_at > 0 && sent->ordinal == (size_t) u->o->test_signal_at)
 		raise(SIGTERM);
 	if (ld_stop_requested)
 	{
@@ -614,20 +575,13 @@ ld_upload_one(ld_uploader *u, const ld_sstable *s, size_t ordinal, int *fatal)
 	goto done;
 
 fail:
-	if (*fatal != EXIT_CONNECTION_LOST)
+	/* else the next transaction starts with its ROLLBACK */
+	if (*fatal != EXIT_CONNECTION_LOST && !more)
 		rollback(u);
 	if (ld_stop_requested && *fatal == 0)
 		result = LD_INTERRUPTED;
 done:
 	if (*fatal)
 		result = LD_FATAL;
-	else if (result == LD_FAILED)
-		ld_error("%s: not loaded", s->prefix);
-	free(filter.data);
-	free(stats.data);
-	free(summary.data);
-	free(toc.data);
-	free(first.data);
-	free(last.data);
 	return result;
 }
