@@ -142,7 +142,8 @@ REGRESS = \
 	26_folder_extras \
 	27_partitions \
 	28_identity \
-	30_contains_each
+	30_contains_each \
+	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
 # The regression tests read the reference data (test/data) on the server and
