@@ -137,6 +137,29 @@ sized_add(sized *z, const bc_partition *p)
 		z->keys_at_position++;
 }
 
+/*
+ * The end of a sweep: the last partition sized to the data's end, then
+ * every key counted and found at its position (keys_ok: what the index
+ * itself says of the count agrees) and the partitions chained from 0 to
+ * the end of the data.
+ */
+static void
+sized_close(sized *z, const char *what, uint64_t keys, int keys_ok, uint64_t data_length)
+{
+	bc_partition p;
+	int			got = 0;
+
+	bc_partition_sizes_end(&sizer, &p, &got);
+	if (got)
+		sized_add(z, &p);
+	CHECK(z->partitions == keys && keys_ok && z->keys_at_position == keys,
+		  "%s: %llu partitions, %llu keys, %llu keys at their position", what,
+		  (unsigned long long) z->partitions, (unsigned long long) keys,
+		  (unsigned long long) z->keys_at_position);
+	CHECK(z->chained == keys && z->end == data_length,
+		  "%s: sizes from 0 to the data's end", what);
+}
+
 /* 1 when the counts are the histogram's, bucket by bucket */
 static int
 sized_reproduces(const sized *z)
@@ -245,9 +268,7 @@ size_big(const char *dir, const char *desc, const char *version, sized *z, const
 	big_sst		b;
 	uint64_t	n;
 	big_walk	w = {z, BC_OK};
-	bc_partition p;
-	int			got,
-				in_info;
+	int			in_info;
 
 	memset(&b, 0, sizeof(b));
 	b.index = read_component(dir, desc, "Index.db", &b.ilen);
@@ -272,15 +293,7 @@ size_big(const char *dir, const char *desc, const char *version, sized *z, const
 		return 0;
 	}
 	CHECK(w.st == BC_OK, "%s: %s", what, bc_status_message(w.st));
-	bc_partition_sizes_end(&sizer, &p, &got);
-	if (got)
-		sized_add(z, &p);
-	CHECK(z->partitions == n && z->keys_at_position == n,
-		  "%s: %llu partitions, %llu keys, %llu keys at their position", what,
-		  (unsigned long long) z->partitions, (unsigned long long) n,
-		  (unsigned long long) z->keys_at_position);
-	CHECK(z->chained == n && z->end == bc_data_length(&b.dr),
-		  "%s: sizes from 0 to the data's end", what);
+	sized_close(z, what, n, 1, bc_data_length(&b.dr));
 	big_close(&b);
 	return 0;
 }
@@ -344,15 +357,7 @@ size_trie(const char *dir, const char *desc, const char *version, sized *z, cons
 			  "%s: a position after the end", what);
 	}
 	bc_trie_keys_finish(&tk);
-	bc_partition_sizes_end(&sizer, &part, &got);
-	if (got)
-		sized_add(z, &part);
-	CHECK(z->partitions == keys && keys == s.foot.key_count && z->keys_at_position == keys,
-		  "%s: %llu partitions, %llu keys, %llu keys at their position", what,
-		  (unsigned long long) z->partitions, (unsigned long long) keys,
-		  (unsigned long long) z->keys_at_position);
-	CHECK(z->chained == keys && z->end == bc_data_length(&s.dr),
-		  "%s: sizes from 0 to the data's end", what);
+	sized_close(z, what, keys, keys == s.foot.key_count, bc_data_length(&s.dr));
 	unit_trie_close(&s);
 	return 0;
 }
