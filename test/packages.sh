@@ -297,6 +297,11 @@ install() {
 	if ! in_chroot pg_lsclusters -h | awk -v v="$major" '$1 == v && $2 == "main" { found = 1 } END { exit !found }'; then
 		step "pg_createcluster $major main" pg_createcluster "$major" main
 	fi
+	# A chroot shares the host's network: Debian's cluster listens on
+	# localhost:5432, which the host, or another release's chroot checked at
+	# the same time, may hold.  Its unix socket (in the chroot's own /run) is
+	# all this check uses, so it listens on no TCP address.
+	step "pg_conftool $major main set listen_addresses ''" pg_conftool "$major" main set listen_addresses ''
 	step "pg_ctlcluster $major main start" pg_ctlcluster "$major" main start
 
 	# CREATE EXTENSION, as the packaged server's superuser
