@@ -54,6 +54,7 @@ CORE_SRCS = \
 	src/core/bc_key_range.c \
 	src/core/bc_keys.c \
 	src/core/bc_lookup.c \
+	src/core/bc_mounts.c \
 	src/core/bc_murmur3.c \
 	src/core/bc_open_posix.c \
 	src/core/bc_partition_sizes.c \

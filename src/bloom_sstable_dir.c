@@ -40,7 +40,8 @@
  * disks), but each directory is walked once: one met again (a link back up
  * the tree, or a second link to one walked) is skipped with a WARNING.
  * The path of an SSTable is the real path of its folder (links, "." and
- * ".." resolved: walk_real_path) and its descriptor, as bloomcass-load
+ * ".." resolved, a bind mount's folder by one mount point: walk_real_path)
+ * and its descriptor, as bloomcass-load
  * stores it: one SSTable, one path, whichever way it was reached.
  *
  * Privileges: the folder given, and every file read below it, pass
@@ -355,7 +356,8 @@ sstable_row(Walk *w, const bc_walk_sstable *s)
 }
 
 /*
- * A folder's real path (realpath(3)), in the walk's memory: the SSTables'
+ * A folder's real path (realpath(3), then the mount point bc_mounts.h
+ * chooses among those that show it), in the walk's memory: the SSTables'
  * paths, the same as bloomcass-load's (src/client/walk.c) whichever way
  * the folder was reached; NULL (the path as walked) when it cannot be
  * resolved (a folder deleted meanwhile: its listing then fails anyway).

@@ -118,7 +118,7 @@ keys_differ() {
 	          (SELECT array_agg(key ORDER BY key) FROM cassandra_sstable_files_keys x
 	           WHERE x.label = '$1' AND x.path = f.path)"
 }
-summary_of() { grep -Eo '[0-9]+ SSTables: .*' "$1" | tail -n 1; }
+summary_of() { grep -Eo '[0-9]+ SSTables?: .*' "$1" | tail -n 1; }
 
 # --- the test copy of the reference SSTables --------------------------------
 run "$T/sst.log" --label n1 --keys "$SST"
@@ -640,6 +640,27 @@ for root in "$LIVE/link" "$LIVE/data/ks1/../../link/" "$LIVE/disk2/../link/ks1/.
 done
 expect "through a link: rows equal cassandra_sstables() through it" "$(compare lv "$LIVE/link" '^$')" ""
 expect "through a link: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/link")" ""
+
+# a bind mount of live/ (another mount point of the same folders: two real
+# paths): the SSTables keep their paths, no second row, and
+# cassandra_sstables() through it gives those paths too.  Mounting needs
+# root; without it the check fails, saying so.
+BOUND=$T/bound
+if [[ $(id -u) -eq 0 ]] && mkdir -p "$BOUND" && mount --bind "$LIVE" "$BOUND"; then
+	run "$T/live7m.log" --label lv --keys "$BOUND/data"
+	expect "through a bind mount: unchanged, nothing removed, no second row" \
+		"$RC $(summary_of "$T/live7m.log" | sed 's/; [^;]* sent in .*//') $(lv_rows)" \
+		"0 2 SSTables: 0 loaded, 2 unchanged, 0 failed, 0 not done; 0 removed $T1R/nb-5-big $T2R/nb-1-big"
+	run "$T/live7n.log" --label lv --keys "$BOUND/data/ks1"
+	expect "a keyspace through a bind mount: unchanged, nothing removed" \
+		"$RC $(summary_of "$T/live7n.log" | sed 's/; [^;]* sent in .*//') $(lv_rows)" \
+		"0 1 SSTable: 0 loaded, 1 unchanged, 0 failed, 0 not done; 0 removed $T1R/nb-5-big $T2R/nb-1-big"
+	expect "through a bind mount: cassandra_sstables() gives the same paths and rows" "$(compare lv "$BOUND/data" '^$')" ""
+	expect "through a bind mount: rows and keys those of a fresh load" "$(fresh_differs lv "$BOUND/data")" ""
+	umount "$BOUND"
+else
+	expect "through a bind mount: mount --bind (as root)" "not mounted (user $(id -un))" "mounted"
+fi
 
 # rows an earlier version stored by the path walked (through the link):
 # in scope (below the folder given), not seen, removed

@@ -162,8 +162,9 @@ typedef struct bc_walk_ops
 	 * another path gives its SSTables the same paths.  Folder names are
 	 * read from the path as walked (bc_folder_parse: keyspace, table,
 	 * snapshot), as Cassandra names them.  Two mount points of one folder
-	 * (a bind mount) are two real paths: within one walk the folder is
-	 * walked once (its device and inode), not across walks.
+	 * (a bind mount) give one path, through the mount that shows most of
+	 * its filesystem (bc_mounts.h): within one walk the folder is walked
+	 * once (its device and inode), and across walks it has one path.
 	 */
 	char	   *(*real_path) (void *arg, const char *dir);
 } bc_walk_ops;
@@ -211,8 +212,10 @@ void		bc_walk_add_name_stat(bc_walk *w, const char *name, const bc_walk_stat *st
 void		bc_walk_stat_posix(void *arg, const char *path, bc_walk_stat *st);
 void		bc_walk_stat_posix_at(int dirfd, const char *name, bc_walk_stat *st);
 
-/* realpath(3) of path, from malloc (the caller frees it, or copies it into
- * its own memory), or NULL when it cannot be resolved (errno says why) */
+/* realpath(3) of path, then through the mount point the mount table
+ * chooses among those that show it (bc_mount_canonical), from malloc (the
+ * caller frees it, or copies it into its own memory), or NULL when it
+ * cannot be resolved (errno says why) */
 char	   *bc_walk_real_path_posix(const char *path);
 
 /* bytes of an SSTable's component, or -1 when it has none (or its size is

@@ -369,6 +369,12 @@ bc_cluster_stop() {
 		rc=1
 	fi
 
+	# a test's mounts below it (test/client.sh's bind mount), deepest first,
+	# so that the removal cannot go through one, nor fail on a busy one
+	local m
+	while read -r m; do
+		umount -- "$m" 2>/dev/null || umount -l -- "$m" || rc=1
+	done < <(awk -v d="$dir/" 'index($2, d) == 1 { print $2 }' /proc/mounts 2>/dev/null | sort -r)
 	rm -rf -- "$dir"
 	unset BC_CLUSTER_DIR
 	trap - EXIT INT TERM

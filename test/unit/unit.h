@@ -134,6 +134,7 @@ void		suite_scylladb(void);
 void		suite_compression(void);	/* test_compression.c */
 void		suite_compression_dict(void);	/* test_compression_dict.c */
 void		suite_walk(void);	/* test_walk.c */
+void		suite_mounts(void);	/* test_mounts.c */
 void		suite_open(void);	/* test_open.c */
 void		suite_key_range(void);	/* test_key_range.c */
 void		suite_lookup(void);	/* test_lookup.c */

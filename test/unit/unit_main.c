@@ -341,6 +341,7 @@ main(int argc, char **argv)
 		{"compression", suite_compression},
 		{"compression_dict", suite_compression_dict},
 		{"walk", suite_walk},
+		{"mounts", suite_mounts},
 		{"open", suite_open},
 		{"key_range", suite_key_range},
 		{"partitioner", suite_partitioner},

@@ -1,0 +1,291 @@
+/*
+ * bc_mounts.c - one path per folder whichever mount point reaches it
+ * (bc_mounts.h says which path, and why).
+ *
+ * A line of /proc/self/mountinfo (proc(5); fs/proc_namespace.c's
+ * show_mountinfo writes it):
+ *
+ *   36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw
+ *   (1)(2)(3)   (4)   (5)   ...
+ *
+ * (3) the filesystem's device major:minor, (4) the folder of that
+ * filesystem the mount shows (its root), (5) where it shows it, relative
+ * to the process's root (mounts it cannot reach are not listed).  In (4)
+ * and (5) a space, tab, newline or backslash is written as a backslash and
+ * three octal digits (mangle_path / seq_path_root with " \t\n\\").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_mounts.h"
+
+typedef struct mount_entry
+{
+	const char *dev;			/* major:minor, in the text */
+	size_t		devlen;
+	char	   *root;			/* unescaped */
+	char	   *point;			/* unescaped */
+} mount_entry;
+
+/* the field [*p, end of field) of the line [p, end): its start, *p moved
+ * past it and its space; NULL when the line has no more */
+static const char *
+field(const char **p, const char *end, size_t *flen)
+{
+	const char *s = *p,
+			   *e;
+
+	if (s >= end)
+		return NULL;
+	e = memchr(s, ' ', (size_t) (end - s));
+	if (e == NULL)
+		e = end;
+	*flen = (size_t) (e - s);
+	*p = e < end ? e + 1 : end;
+	return *flen > 0 ? s : NULL;
+}
+
+/* a path field unescaped, from malloc; NULL when it is not an absolute
+ * path, holds a NUL, or memory runs out */
+static char *
+unescape(const char *s, size_t n)
+{
+	char	   *out,
+			   *o;
+	size_t		i;
+
+	if (n == 0 || s[0] != '/')
+		return NULL;
+	out = o = malloc(n + 1);
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+	{
+		if (s[i] == '\\' && i + 3 < n &&
+			s[i + 1] >= '0' && s[i + 1] <= '3' &&
+			s[i + 2] >= '0' && s[i + 2] <= '7' &&
+			s[i + 3] >= '0' && s[i + 3] <= '7')
+		{
+			int			c = (s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0');
+
+			if (c == 0)
+			{
+				free(out);
+				return NULL;
+			}
+			*o++ = (char) c;
+			i += 3;
+		}
+		else
+			*o++ = s[i];
+	}
+	*o = '\0';
+	return out;
+}
+
+/* what of path lies below prefix ("" for prefix itself, else from its
+ * '/'), by whole names; NULL when path is not prefix nor below it */
+static const char *
+below(const char *path, const char *prefix)
+{
+	size_t		n = strlen(prefix);
+
+	if (strcmp(prefix, "/") == 0)
+		return path[0] == '/' ? (strcmp(path, "/") == 0 ? "" : path) : NULL;
+	if (strncmp(path, prefix, n) != 0)
+		return NULL;
+	if (path[n] == '\0' || path[n] == '/')
+		return path + n;
+	return NULL;
+}
+
+/* base followed by rest ("" or from a '/'), from malloc */
+static char *
+join(const char *base, const char *rest)
+{
+	size_t		nb = strcmp(base, "/") == 0 ? 0 : strlen(base),
+				nr = strlen(rest);
+	char	   *out = malloc(nb + nr + 2);
+
+	if (out == NULL)
+		return NULL;
+	memcpy(out, base, nb);
+	memcpy(out + nb, rest, nr);
+	if (nb + nr == 0)
+		out[nr++] = '/';
+	out[nb + nr] = '\0';
+	return out;
+}
+
+static void
+free_entries(mount_entry *m, size_t n)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		free(m[i].root);
+		free(m[i].point);
+	}
+	free(m);
+}
+
+/* the lines of mountinfo that parse, in their order; *n their count */
+static mount_entry *
+parse(const char *text, size_t len, size_t *n)
+{
+	const char *p = text,
+			   *end = text + len;
+	size_t		lines = 1,
+				i;
+	mount_entry *m;
+
+	*n = 0;
+	for (i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	m = calloc(lines, sizeof(*m));
+	if (m == NULL)
+		return NULL;
+	while (p < end)
+	{
+		const char *eol = memchr(p, '\n', (size_t) (end - p)),
+				   *q = p,
+				   *dev,
+				   *root,
+				   *point;
+		size_t		devlen,
+					rootlen,
+					pointlen;
+
+		if (eol == NULL)
+			eol = end;
+		/* (1) mount id, (2) parent id, (3) major:minor, (4) root, (5) point */
+		if (field(&q, eol, &devlen) != NULL &&
+			field(&q, eol, &devlen) != NULL &&
+			(dev = field(&q, eol, &devlen)) != NULL &&
+			memchr(dev, ':', devlen) != NULL &&
+			(root = field(&q, eol, &rootlen)) != NULL &&
+			(point = field(&q, eol, &pointlen)) != NULL)
+		{
+			mount_entry *e = &m[*n];
+
+			e->dev = dev;
+			e->devlen = devlen;
+			e->root = unescape(root, rootlen);
+			e->point = unescape(point, pointlen);
+			if (e->root != NULL && e->point != NULL)
+				(*n)++;
+			else
+			{
+				free(e->root);
+				free(e->point);
+				e->root = e->point = NULL;
+			}
+		}
+		p = eol < end ? eol + 1 : end;
+	}
+	return m;
+}
+
+char *
+bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
+				   const bc_mount_ops *ops, void *arg)
+{
+	mount_entry *m;
+	size_t		n,
+				i,
+				on = 0,
+				best_point = 0;
+	int			found = 0;
+	char	   *place,
+			   *result = NULL;
+	char	   *tried;
+	uint64_t	dev,
+				ino;
+
+	if (real == NULL || real[0] != '/' || ops->stat(arg, real, &dev, &ino) != 0)
+		return NULL;
+	m = parse(mountinfo, len, &n);
+	if (m == NULL)
+		return NULL;
+
+	/*
+	 * The mount real lies on: the longest mount point above it, the last
+	 * listed of those at one place (a mount over another hides it).
+	 */
+	for (i = 0; i < n; i++)
+	{
+		size_t		pl = strlen(m[i].point);
+
+		if (below(real, m[i].point) != NULL && (!found || pl >= best_point))
+		{
+			found = 1;
+			on = i;
+			best_point = pl;
+		}
+	}
+	if (!found)
+	{
+		free_entries(m, n);
+		return NULL;
+	}
+	/* its place in the filesystem: the mount's root, then the rest */
+	place = join(m[on].root, below(real, m[on].point));
+	tried = calloc(n > 0 ? n : 1, 1);
+	if (place == NULL || tried == NULL)
+	{
+		free(place);
+		free(tried);
+		free_entries(m, n);
+		return NULL;
+	}
+
+	/*
+	 * The mounts of that filesystem that show the place, shortest root
+	 * first, the first listed among equals: the first whose path is its
+	 * own real path and the same folder.
+	 */
+	for (;;)
+	{
+		size_t		pick = n;
+		char	   *cand,
+				   *cr;
+		uint64_t	cdev,
+					cino;
+
+		for (i = 0; i < n; i++)
+		{
+			if (tried[i] || m[i].devlen != m[on].devlen ||
+				memcmp(m[i].dev, m[on].dev, m[i].devlen) != 0 ||
+				below(place, m[i].root) == NULL)
+				continue;
+			if (pick == n || strlen(m[i].root) < strlen(m[pick].root))
+				pick = i;
+		}
+		if (pick == n)
+			break;
+		tried[pick] = 1;
+		cand = join(m[pick].point, below(place, m[pick].root));
+		if (cand == NULL)
+			break;
+		if (strcmp(cand, real) == 0)
+		{
+			free(cand);
+			break;				/* real is the path chosen */
+		}
+		cr = ops->real_path(arg, cand);
+		if (cr != NULL && strcmp(cr, cand) == 0 &&
+			ops->stat(arg, cand, &cdev, &cino) == 0 && cdev == dev && cino == ino)
+		{
+			free(cr);
+			result = cand;
+			break;
+		}
+		free(cr);
+		free(cand);
+	}
+	free(place);
+	free(tried);
+	free_entries(m, n);
+	return result;
+}

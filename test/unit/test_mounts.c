@@ -1,0 +1,200 @@
+/*
+ * test_mounts.c - bc_mount_canonical: one path per folder whichever mount
+ * point reaches it, over made-up mount tables and a made-up filesystem
+ * (the real one, with real bind mounts, is test/client.sh's).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_mounts.h"
+#include "unit.h"
+
+/* a made-up filesystem: the folders a path reaches (device, inode), and
+ * the paths whose real path is another */
+typedef struct fake_folder
+{
+	const char *path;
+	uint64_t	dev;
+	uint64_t	ino;
+} fake_folder;
+
+typedef struct fake_fs
+{
+	const fake_folder *folders;
+	const char *const *not_real;	/* paths whose realpath differs */
+} fake_fs;
+
+static int
+fake_stat(void *arg, const char *path, uint64_t *dev, uint64_t *ino)
+{
+	fake_fs    *fs = arg;
+	const fake_folder *f;
+
+	for (f = fs->folders; f->path != NULL; f++)
+		if (strcmp(f->path, path) == 0)
+		{
+			*dev = f->dev;
+			*ino = f->ino;
+			return 0;
+		}
+	return -1;
+}
+
+static char *
+fake_real_path(void *arg, const char *path)
+{
+	fake_fs    *fs = arg;
+	const char *const *p;
+	char	   *out;
+
+	for (p = fs->not_real; p != NULL && *p != NULL; p++)
+		if (strcmp(*p, path) == 0)
+		{
+			out = malloc(sizeof("/elsewhere"));
+			return out != NULL ? strcpy(out, "/elsewhere") : NULL;
+		}
+	out = malloc(strlen(path) + 1);
+	return out != NULL ? strcpy(out, path) : NULL;
+}
+
+static const bc_mount_ops fake_ops = {fake_stat, fake_real_path};
+
+/* the canonical path of real under mountinfo, "=" when it is real itself */
+static void
+check_canonical(const char *what, const char *mountinfo, fake_fs *fs,
+				const char *real, const char *want)
+{
+	char	   *got = bc_mount_canonical(mountinfo, strlen(mountinfo), real, &fake_ops, fs);
+	const char *g = got != NULL ? got : "=";
+
+	CHECK(strcmp(g, want) == 0, "%s: %s gave %s, expected %s", what, real, g, want);
+	free(got);
+}
+
+/* the root filesystem 254:0 at /, and its /var/lib/cassandra bound at /mnt/node */
+static const char ROOT_AND_BIND[] =
+	"22 27 0:21 / /proc rw,nosuid shared:12 - proc proc rw\n"
+	"27 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda1 rw\n"
+	"61 27 254:0 /var/lib/cassandra /mnt/node rw,relatime shared:1 - ext4 /dev/vda1 rw\n";
+
+static const fake_folder ROOT_FOLDERS[] = {
+	{"/var/lib/cassandra", 1, 100},
+	{"/var/lib/cassandra/data", 1, 101},
+	{"/var/lib/cassandra/data/ks", 1, 102},
+	{"/mnt/node", 1, 100},
+	{"/mnt/node/data", 1, 101},
+	{"/mnt/node/data/ks", 1, 102},
+	{"/", 1, 2},
+	{"/var/lib/cass", 1, 103},
+	/* what a match of bytes instead of names would take for /mnt/nodes/x */
+	{"/mnt/nodes/x", 1, 106},
+	{"/var/lib/cassandras/x", 1, 106},
+	{NULL, 0, 0}
+};
+
+static void
+test_bind_of_a_folder(void)
+{
+	fake_fs		fs = {ROOT_FOLDERS, NULL};
+
+	check_canonical("bind mount", ROOT_AND_BIND, &fs, "/mnt/node/data/ks", "/var/lib/cassandra/data/ks");
+	check_canonical("bind mount, its mount point", ROOT_AND_BIND, &fs, "/mnt/node", "/var/lib/cassandra");
+	check_canonical("bind mount, the folder shown", ROOT_AND_BIND, &fs, "/var/lib/cassandra/data/ks", "=");
+	check_canonical("the root itself", ROOT_AND_BIND, &fs, "/", "=");
+	/* /var/lib/cass is not below /var/lib/cassandra, nor /mnt/nodes/x
+	 * below /mnt/node: names, not bytes */
+	check_canonical("a name that only begins alike", ROOT_AND_BIND, &fs, "/var/lib/cass", "=");
+	check_canonical("a mount point that only begins alike", ROOT_AND_BIND, &fs, "/mnt/nodes/x", "=");
+	check_canonical("not a folder of the table", ROOT_AND_BIND, &fs, "/srv/x", "=");
+	check_canonical("a relative path", ROOT_AND_BIND, &fs, "mnt/node", "=");
+	check_canonical("no mount table", "", &fs, "/mnt/node/data", "=");
+	check_canonical("a table of nothing but junk", "x\n\n1 2\n1 2 3 4 5\n", &fs, "/mnt/node/data", "=");
+}
+
+/* a disk 8:16 with /data shown at /a and at /b, its own root nowhere: the
+ * first listed wins; the same root of another disk does not count */
+static const char TWO_BINDS[] =
+	"27 1 254:0 / / rw - ext4 /dev/vda1 rw\n"
+	"70 27 8:17 / /other rw - xfs /dev/sdb1 rw\n"
+	"71 27 8:16 /data /b rw - xfs /dev/sdb rw\n"
+	"72 27 8:16 /data /a rw - xfs /dev/sdb rw\n"
+	"73 27 8:16 /data/ks /c rw - xfs /dev/sdb rw\n"
+	"74 27 8:1 /data /d rw - xfs /dev/sda1 rw\n";
+
+static const fake_folder TWO_FOLDERS[] = {
+	{"/a/ks/t", 2, 10}, {"/b/ks/t", 2, 10}, {"/c/t", 2, 10},
+	{"/a/ks", 2, 9}, {"/b/ks", 2, 9}, {"/c", 2, 9},
+	{"/d/ks/t", 3, 10},
+	{NULL, 0, 0}
+};
+
+static void
+test_two_binds(void)
+{
+	fake_fs		fs = {TWO_FOLDERS, NULL};
+
+	check_canonical("two binds: the first listed", TWO_BINDS, &fs, "/a/ks/t", "/b/ks/t");
+	check_canonical("two binds: the first listed itself", TWO_BINDS, &fs, "/b/ks/t", "=");
+	check_canonical("a bind of a folder below: the shortest root", TWO_BINDS, &fs, "/c/t", "/b/ks/t");
+	check_canonical("a bind of the folder itself", TWO_BINDS, &fs, "/c", "/b/ks");
+	check_canonical("another disk's folder of the same name", TWO_BINDS, &fs, "/d/ks/t", "=");
+}
+
+/* /b hidden by another mount on top of it, and /b's path not its own real
+ * path: each candidate passed over for the next */
+static const char HIDDEN[] =
+	"27 1 254:0 / / rw - ext4 /dev/vda1 rw\n"
+	"71 27 8:16 /data /b rw - xfs /dev/sdb rw\n"
+	"72 27 8:16 /data /a rw - xfs /dev/sdb rw\n"
+	"73 27 8:16 /data /z rw - xfs /dev/sdb rw\n"
+	"80 71 0:50 / /b rw - tmpfs tmpfs rw\n";
+
+static const fake_folder HIDDEN_FOLDERS[] = {
+	{"/a/ks", 2, 9}, {"/z/ks", 2, 9}, {"/b/ks", 5, 1},
+	{NULL, 0, 0}
+};
+
+static void
+test_hidden(void)
+{
+	static const char *const z_not_real[] = {"/a/ks", NULL};
+	fake_fs		fs = {HIDDEN_FOLDERS, NULL};
+	fake_fs		fs2 = {HIDDEN_FOLDERS, z_not_real};
+
+	/* /b/ks is the tmpfs's (the last mount at /b): nothing else shows it */
+	check_canonical("a mount over another: the top one", HIDDEN, &fs, "/b/ks", "=");
+	/* /b is hidden: its candidate names another folder */
+	check_canonical("a hidden mount passed over", HIDDEN, &fs, "/z/ks", "/a/ks");
+	check_canonical("a candidate not its own real path passed over", HIDDEN, &fs2, "/z/ks", "=");
+}
+
+/* escaped names, a last line without its newline */
+static const char ESCAPED[] =
+	"27 1 254:0 / / rw - ext4 /dev/vda1 rw\n"
+	"90 27 254:0 /srv/my\\040data /mnt/tab\\011and\\134back rw - ext4 /dev/vda1 rw";
+
+static const fake_folder ESCAPED_FOLDERS[] = {
+	{"/mnt/tab\tand\\back/ks", 1, 50}, {"/srv/my data/ks", 1, 50},
+	{NULL, 0, 0}
+};
+
+static void
+test_escapes(void)
+{
+	fake_fs		fs = {ESCAPED_FOLDERS, NULL};
+
+	check_canonical("escaped names", ESCAPED, &fs, "/mnt/tab\tand\\back/ks", "/srv/my data/ks");
+	check_canonical("a real path not in the table's fake filesystem", ESCAPED, &fs, "/nowhere", "=");
+	check_canonical("a NUL escaped: the line passed over",
+					"27 1 254:0 / / rw\n90 27 254:0 /srv\\000x /mnt/tab\\011and\\134back rw\n",
+					&fs, "/mnt/tab\tand\\back/ks", "=");
+}
+
+void
+suite_mounts(void)
+{
+	test_bind_of_a_folder();
+	test_two_binds();
+	test_hidden();
+	test_escapes();
+}
