@@ -187,6 +187,50 @@ parse(const char *text, size_t len, size_t *n)
 	return m;
 }
 
+/* the path p names folder (dev, ino) as its own real path */
+static int
+same_folder(const char *p, uint64_t dev, uint64_t ino,
+			const bc_mount_ops *ops, void *arg)
+{
+	char	   *cr = ops->real_path(arg, p);
+	uint64_t	cdev,
+				cino;
+	int			same = cr != NULL && strcmp(cr, p) == 0 &&
+		ops->stat(arg, p, &cdev, &cino) == 0 && cdev == dev && cino == ino;
+
+	free(cr);
+	return same;
+}
+
+/*
+ * A bind mount whose filesystem no listed mount shows elsewhere: the
+ * process's root may (a chroot: its root is a folder of a filesystem, not
+ * a mount, and mounts outside it are not listed, so the mount's root,
+ * a path of the whole filesystem, has the chroot's folder in front).  The
+ * place with its leading names taken away one by one, the first that is
+ * the same folder as its own real path; NULL when none is, or when real
+ * itself comes first.
+ */
+static char *
+from_the_root(const char *place, const char *real, uint64_t dev, uint64_t ino,
+			  const bc_mount_ops *ops, void *arg)
+{
+	const char *p;
+
+	for (p = place; p != NULL; p = strchr(p + 1, '/'))
+	{
+		if (strcmp(p, real) == 0)
+			return NULL;
+		if (same_folder(p, dev, ino, ops, arg))
+		{
+			char	   *out = malloc(strlen(p) + 1);
+
+			return out != NULL ? strcpy(out, p) : NULL;
+		}
+	}
+	return NULL;
+}
+
 char *
 bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 				   const bc_mount_ops *ops, void *arg)
@@ -248,10 +292,7 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 	for (;;)
 	{
 		size_t		pick = n;
-		char	   *cand,
-				   *cr;
-		uint64_t	cdev,
-					cino;
+		char	   *cand;
 
 		for (i = 0; i < n; i++)
 		{
@@ -270,18 +311,17 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 			break;
 		if (strcmp(cand, real) == 0)
 		{
+			/* real is the path chosen; a bind mount's may be the root's */
 			free(cand);
-			break;				/* real is the path chosen */
+			if (strcmp(m[on].root, "/") != 0)
+				result = from_the_root(place, real, dev, ino, ops, arg);
+			break;
 		}
-		cr = ops->real_path(arg, cand);
-		if (cr != NULL && strcmp(cr, cand) == 0 &&
-			ops->stat(arg, cand, &cdev, &cino) == 0 && cdev == dev && cino == ino)
+		if (same_folder(cand, dev, ino, ops, arg))
 		{
-			free(cr);
 			result = cand;
 			break;
 		}
-		free(cr);
 		free(cand);
 	}
 	free(place);

@@ -12,8 +12,12 @@
  * filesystem), the first listed among equals; the path through it is
  * taken when it is its own real path and names the same device and inode
  * (a mount hidden under another, or a folder over-mounted on the way, is
- * passed over).  Without a mount table (not Linux, /proc not mounted),
- * a real path is its own identity.
+ * passed over).  When that is the bind mount itself, its place may still
+ * be reached from the process's root, which is not listed when it is a
+ * chroot's folder: the place with its leading names taken away one by one
+ * (/var/tmp/chroot/srv/data, then /tmp/chroot/srv/data, ..., /srv/data),
+ * the first that is the same folder as its own real path.  Without a mount
+ * table (not Linux, /proc not mounted), a real path is its own identity.
  *
  * Plain C99: the mount table's text and the stat and realpath used to
  * check a candidate are the caller's (bc_walk_posix.c gives the process's

@@ -190,6 +190,33 @@ test_escapes(void)
 					&fs, "/mnt/tab\tand\\back/ks", "=");
 }
 
+/* in a chroot at /var/tmp/ch (a folder, not a mount): its root is not
+ * listed, a bind mount's root is a path of the whole filesystem */
+static const char CHROOT[] =
+	"42 27 0:39 / /proc rw - proc proc rw\n"
+	"50 27 254:0 /var/tmp/ch/tmp/live /tmp/bound rw - ext4 /dev/vda1 rw\n"
+	"51 27 254:0 /srv/data /srv/other rw - ext4 /dev/vda1 rw\n";
+
+static const fake_folder CHROOT_FOLDERS[] = {
+	{"/tmp/bound/data", 1, 7}, {"/tmp/live/data", 1, 7},
+	{"/live/data", 1, 8},		/* another folder of the same name */
+	{"/srv/other/x", 1, 9},
+	{NULL, 0, 0}
+};
+
+static void
+test_chroot(void)
+{
+	static const char *const live_not_real[] = {"/tmp/live/data", NULL};
+	fake_fs		fs = {CHROOT_FOLDERS, NULL};
+	fake_fs		fs2 = {CHROOT_FOLDERS, live_not_real};
+
+	check_canonical("a chroot's bind mount: by the chroot's root", CHROOT, &fs, "/tmp/bound/data", "/tmp/live/data");
+	check_canonical("a chroot's folder itself", CHROOT, &fs, "/tmp/live/data", "=");
+	check_canonical("a chroot's bind mount of what its root does not show", CHROOT, &fs, "/srv/other/x", "=");
+	check_canonical("a chroot's bind mount, no other path its own real path", CHROOT, &fs2, "/tmp/bound/data", "=");
+}
+
 void
 suite_mounts(void)
 {
@@ -197,4 +224,5 @@ suite_mounts(void)
 	test_two_binds();
 	test_hidden();
 	test_escapes();
+	test_chroot();
 }
