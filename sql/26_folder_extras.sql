@@ -26,8 +26,10 @@
 -- into the table (replica/distributed_loader.cc): states staging and
 -- quarantine, listed by default; upload/, not the table's until nodetool
 -- refresh: state upload, listed with include_inactive only; pending_delete/
--- with a deletion log: nothing.  Each is the table s of ks_extras, not a
--- table named after the subfolder.
+-- with deletion logs (sstables/sstable_directory.cc): me-6-big, which a
+-- sealed log names, obsolete; me-7-big, named by one not sealed (.log.tmp),
+-- live; 8.sstable/, where ScyllaDB writes a new SSTable: temporary.  Each is
+-- the table s of ks_extras, not a table named after the subfolder.
 --
 \set VERBOSITY terse
 

@@ -233,14 +233,15 @@ expect "node: exit status 1" "$RC" 1
 # TOC.txt.tmp, TemporaryHashes.db.tmp and Statistics.db.tmp, and its
 # staging/, quarantine/, upload/ and pending_delete/ subfolders: the
 # SSTables the table reads (live, staging, quarantine) loaded as listed,
-# the others not, and nothing to warn about
+# the others not (one a pending_delete log names, one in 8.sstable/), and
+# nothing to warn about
 run "$T/extras.log" --label ex --keys --verbose "$NODE/extras"
 expect "extras: exit status 0" "$RC" 0
 expect "extras: rows equal cassandra_sstables() column by column" "$(compare ex "$NODE/extras" '^$')" ""
-expect "extras: the 8 SSTables the tables read loaded, with their table and state" "$(q -c "
+expect "extras: the 9 SSTables the tables read loaded, with their table and state" "$(q -c "
 	SELECT string_agg(table_name || ':' || state || ':' || regexp_replace(path, '.*/', ''), ' '
 	                  ORDER BY path COLLATE \"C\") FROM cassandra_sstable_files
-	WHERE label = 'ex'")" "s:live:me-1-big s:quarantine:me-4-big s:staging:me-2-big t:live:me-7-big t:live:nb-1-big t:live:nb-2-big t:live:nb-3-big t:live:nb-4-big"
+	WHERE label = 'ex'")" "s:live:me-1-big s:live:me-7-big s:quarantine:me-4-big s:staging:me-2-big t:live:me-7-big t:live:nb-1-big t:live:nb-2-big t:live:nb-3-big t:live:nb-4-big"
 expect "extras: bloom_export(filter, version) is the bytes of every Filter.db, NULL without one" "$(filter_bytes_differ ex)" 0
 expect "extras: without Filter.db, no filter and fp_chance 1 and 0.01, keys loaded" "$(q -c "
 	SELECT string_agg(regexp_replace(f.path, '.*/', '') || ':' || f.fp_chance || ':' ||
@@ -249,8 +250,8 @@ expect "extras: without Filter.db, no filter and fp_chance 1 and 0.01, keys load
 	FROM cassandra_sstable_files f
 	WHERE label = 'ex' AND filter IS NULL")" "nb-3-big:1:5 nb-4-big:0.01:5"
 got=$(sed -nE 's/^not loaded \((.*)\): .*\/(.*)$/\2 \1/p' "$T/extras.log" | sort | paste -sd' ')
-expect "extras: ScyllaDB's unfinished SSTables (temporary) and upload/'s not loaded" "$got" \
-	"me-3-big temporary me-5-big temporary me-5-big upload ms-6-big temporary"
+expect "extras: ScyllaDB's unfinished SSTables (temporary), deleted (obsolete) and upload/'s not loaded" "$got" \
+	"me-3-big temporary me-5-big temporary me-5-big upload me-6-big obsolete me-8-big temporary ms-6-big temporary"
 expect "extras: no warning" "$(grep -ci 'warn\|skipping\|cannot\|error' "$T/extras.log" || true)" 0
 
 # --- Data.db in every compressor, ScyllaDB's quirks, damaged copies ---------

@@ -227,8 +227,13 @@ cp -- "$ME-Statistics.db" "$xdata/$x/me-7-big-Statistics.db.tmp"
 # table folder with its id: staging/ and quarantine/ hold SSTables its
 # table_populator loads into the table (replica/distributed_loader.cc),
 # staging, quarantine; upload/ ones nodetool refresh has not loaded yet,
-# upload; pending_delete/ a deletion log and no SSTable.  One in staging/
+# upload; pending_delete/ deletion logs and no SSTable.  One in staging/
 # being written (TOC.txt.tmp) is temporary, as in the table's folder.
+# pending_delete/ (sstables/sstable_directory.cc, replay_pending_delete_log):
+# a sealed log names me-6-big's TOC.txt, which startup deletes: obsolete; a
+# log not sealed (.log.tmp, deleted unread) names me-7-big: live.  An
+# SSTable in <generation>.sstable/, being written, which startup removes:
+# temporary.
 y=ks_extras/s-88888888888888888888888888888888
 xsstable "$ME" "$y/me-1-big" live
 xsstable "$ME" "$y/staging/me-2-big" staging "in staging/"
@@ -236,6 +241,10 @@ xsstable "$ME" "$y/staging/me-3-big" temporary "in staging/, TOC.txt renamed TOC
 mv -- "$xdata/$y/staging/me-3-big-TOC.txt" "$xdata/$y/staging/me-3-big-TOC.txt.tmp"
 xsstable "$ME" "$y/quarantine/me-4-big" quarantine "in quarantine/"
 xsstable "$ME" "$y/upload/me-5-big" upload "in upload/"
+xsstable "$ME" "$y/me-6-big" obsolete "named by a pending_delete log"
+xsstable "$ME" "$y/me-7-big" live "named by a pending_delete log not sealed"
+xsstable "$ME" "$y/8.sstable/me-8-big" temporary "in 8.sstable/"
 mkdir -p "$xdata/$y/pending_delete"
-printf '%s\n' "$xdata/$y/me-6-big-TOC.txt" >"$xdata/$y/pending_delete/sstables-6-6.log"
+printf 'me-6-big-TOC.txt\n\n' >"$xdata/$y/pending_delete/sstables-6-6.log"
+printf 'me-7-big-TOC.txt\n' >"$xdata/$y/pending_delete/sstables-7-7.log.tmp"
 LC_ALL=C sort -o "$xexp" "$xexp"

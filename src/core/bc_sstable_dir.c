@@ -22,7 +22,10 @@
  *                                   into the table, left out of compaction
  *   .../<table>-<id>/upload/        SSTables for nodetool refresh: not
  *                                   loaded until then
- *   .../<table>-<id>/pending_delete/  logs of deletions, no SSTable
+ *   .../<table>-<id>/pending_delete/  logs of deletions, no SSTable: an
+ *                                   SSTable a sealed log names is obsolete
+ *                                   (bc_walk_txn.h)
+ *   .../<table>-<id>/<gen>.sstable/ an SSTable being written: temporary
  *
  * (replica/distributed_loader.cc: table_populator::start populates the
  * normal, staging and quarantine states; upload is read by
@@ -97,6 +100,18 @@ is_word(const char *s, size_t len, const char *w)
 	return len == strlen(w) && memcmp(s, w, len) == 0;
 }
 
+/*
+ * ScyllaDB's temporary SSTable folder, <generation>.sstable, in which a new
+ * SSTable is written before its files move to the table's folder, and which
+ * startup removes (sstables/sstable_directory.cc: a subfolder whose
+ * extension is tempdir_extension, ".sstable")
+ */
+static int
+is_temp_dir(const char *s, size_t len)
+{
+	return len > 8 && memcmp(s + len - 8, ".sstable", 8) == 0;
+}
+
 /* a keyspace name: letters, digits and '_' */
 static int
 is_keyspace(const char *s, size_t len)
@@ -143,7 +158,8 @@ bc_folder_parse(const char *path, size_t len, bc_folder *out)
 	}
 
 	if (is_word(path + s, n, "staging") || is_word(path + s, n, "quarantine") ||
-		is_word(path + s, n, "upload") || is_word(path + s, n, "pending_delete"))
+		is_word(path + s, n, "upload") || is_word(path + s, n, "pending_delete") ||
+		is_temp_dir(path + s, n))
 	{
 		/* ScyllaDB's: the folder above a table's with its -<id> */
 		size_t		tl;
@@ -152,9 +168,10 @@ bc_folder_parse(const char *path, size_t len, bc_folder *out)
 		if (pn > 0 && bc_sstable_table_dir(path + ps, pn, &tl) == BC_OK && tl < pn)
 		{
 			/* pending_delete: deletion logs, no table's SSTables */
-			if (path[s] == 'p')
+			if (path[s] == 'p' && is_word(path + s, n, "pending_delete"))
 				return;
-			out->state = path[s] == 's' ? BC_STATE_STAGING
+			out->state = is_temp_dir(path + s, n) ? BC_STATE_TEMPORARY
+				: path[s] == 's' ? BC_STATE_STAGING
 				: path[s] == 'q' ? BC_STATE_QUARANTINE : BC_STATE_UPLOAD;
 			s = ps;
 			n = pn;

@@ -54,7 +54,7 @@ typedef struct bc_folder
 	const char *snapshot;		/* the tag of a snapshot folder */
 	size_t		snapshot_len;
 	bc_sstable_state state;		/* LIVE, SNAPSHOT, BACKUP, STAGING,
-								 * QUARANTINE or UPLOAD */
+								 * QUARANTINE, UPLOAD or TEMPORARY */
 } bc_folder;
 
 void		bc_folder_parse(const char *path, size_t len, bc_folder *out);

@@ -305,13 +305,61 @@ make_sstable(bc_walk *w, const char *dir, const char *walked_dir, const bc_folde
  * transaction logs read, its subfolders noted.  0 when it is not walked
  * (reported; dir released), -1 for a root that is not.
  */
+/*
+ * The logs of ScyllaDB's pending_delete/ folder dir (bc_walk_txn.h) read
+ * into t: its names listed (a problem said by ops->list), each regular file
+ * named *.log replayed.
+ */
+static void
+read_pending_delete(bc_walk *w, bc_walk_txn *t, const char *dir)
+{
+	named	   *names;
+	size_t		n,
+				i;
+
+	w->names = NULL;
+	w->nnames = w->capnames = 0;
+	w->ops->list(w->arg, w, dir, 0);
+	names = w->names;
+	n = w->nnames;
+	w->names = NULL;
+	w->nnames = w->capnames = 0;
+	for (i = 0; i < n; i++)
+	{
+		const char *name = names[i].name;
+		size_t		len = strlen(name);
+
+		BC_TICK(i);
+		if (bc_walk_pending_delete_log_name(name, len))
+		{
+			char	   *path = join_path(w, dir, name, len);
+			bc_walk_stat st;
+
+			if (names[i].has_stat)
+				st = names[i].st;
+			else
+			{
+				memset(&st, 0, sizeof(st));
+				w->ops->stat(w->arg, path, &st);
+			}
+			if (st.type == BC_WALK_REGULAR)
+				bc_walk_txn_pending_delete(t, path);
+			w->ops->release(w->arg, path);
+		}
+		w->ops->release(w->arg, names[i].name);
+	}
+	if (names != NULL)
+		w->ops->release(w->arg, names);
+}
+
 static int
 open_frame(bc_walk *w, char *dir, int root)
 {
 	bc_walk_stat st;
 	frame	   *fr;
 	size_t		n,
-				i;
+				i,
+				pending = (size_t) -1;	/* the subfolder pending_delete */
 	int			k;
 	const char *first;
 	char	   *real;
@@ -405,6 +453,8 @@ walk:
 		if (fst.type == BC_WALK_DIRECTORY &&
 			(w->include_inactive || !bc_folder_inactive(name, len)))
 		{
+			if (len == 14 && memcmp(name, "pending_delete", 14) == 0)
+				pending = fr->nsub;
 			fr->subdirs[fr->nsub++] = path;
 			continue;
 		}
@@ -430,6 +480,23 @@ walk:
 	if (fr->nentries > 0)
 		qsort(fr->entries, fr->nentries, sizeof(entry), entry_cmp);
 	bc_folder_parse(dir, strlen(dir), &fr->folder);
+
+	/*
+	 * ScyllaDB's table folder (its -<id>, live): pending_delete/'s logs say
+	 * which of its SSTables are deleted; the folder holds no SSTable and
+	 * is not walked itself
+	 */
+	if (pending < fr->nsub && fr->folder.state == BC_STATE_LIVE &&
+		fr->folder.table != NULL && fr->folder.index == NULL &&
+		fr->folder.table[fr->folder.table_len] == '-')
+	{
+		read_pending_delete(w, &fr->txn, fr->subdirs[pending]);
+		w->ops->release(w->arg, fr->subdirs[pending]);
+		memmove(fr->subdirs + pending, fr->subdirs + pending + 1,
+				(fr->nsub - pending - 1) * sizeof(char *));
+		fr->nsub--;
+	}
+	bc_walk_txn_seal(&fr->txn);
 	return 1;
 }
 

@@ -6,8 +6,11 @@
  * log's fault as a problem of the walk.  Memory from the caller's ops,
  * given back by bc_walk_txn_free.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "bc_sstable_name.h"
+#include "bc_tick.h"
 #include "bc_txn_log.h"
 #include "bc_walk_txn.h"
 
@@ -39,15 +42,15 @@ names_add(bc_walk_txn *t, bc_walk_names *v, const char *s, size_t len)
 	{
 		size_t		cap = v->cap ? v->cap : 32;
 
-		v->items = txn_grow(t, v->items, v->n, cap, sizeof(char *));
-		v->lens = txn_grow(t, v->lens, v->n, cap, sizeof(size_t));
+		v->items = txn_grow(t, v->items, v->n, cap, sizeof(bc_walk_name));
 		v->cap = 2 * cap;
 	}
 	copy = txn_alloc(t, len + 1);
 	memcpy(copy, s, len);
 	copy[len] = '\0';
-	v->items[v->n] = copy;
-	v->lens[v->n++] = len;
+	v->items[v->n].s = copy;
+	v->items[v->n++].len = len;
+	v->sorted = 0;
 }
 
 static void
@@ -56,12 +59,22 @@ names_free(const bc_walk_txn *t, bc_walk_names *v)
 	size_t		i;
 
 	for (i = 0; i < v->n; i++)
-		t->ops->release(t->arg, v->items[i]);
+		t->ops->release(t->arg, v->items[i].s);
 	if (v->items != NULL)
 		t->ops->release(t->arg, v->items);
-	if (v->lens != NULL)
-		t->ops->release(t->arg, v->lens);
 	memset(v, 0, sizeof(*v));
+}
+
+/* by length, then bytes */
+static int
+name_cmp(const void *a, const void *b)
+{
+	const bc_walk_name *x = a,
+			   *y = b;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(x->s, y->s, x->len);
 }
 
 /* what bc_txn_log_scan reports */
@@ -106,13 +119,68 @@ bc_walk_txn_read(bc_walk_txn *t, const char *path)
 }
 
 int
+bc_walk_pending_delete_log_name(const char *name, size_t len)
+{
+	/* a name of more than ".log" (a leading dot alone is no extension) */
+	return len > 4 && memcmp(name + len - 4, ".log", 4) == 0;
+}
+
+void
+bc_walk_txn_pending_delete(bc_walk_txn *t, const char *path)
+{
+	size_t		len = 0,
+				start,
+				i,
+				lines = 0;
+	char	   *data = t->ops->read_log(t->arg, path, BC_WALK_MAX_TXN_LOG_BYTES, &len);
+
+	if (data == NULL)
+		return;
+	for (start = 0; start < len; start = i + 1)
+	{
+		bc_sstable_name parsed;
+		const char *line = data + start;
+		size_t		n;
+
+		BC_TICK(lines);
+		lines++;
+		for (i = start; i < len && data[i] != '\n'; i++)
+			;
+		n = i - start;
+		/* a TOC.txt of the table's folder: no '/', nothing after TOC.txt */
+		if (n > 0 && memchr(line, '/', n) == NULL && memchr(line, '\0', n) == NULL &&
+			bc_sstable_name_parse(line, n, &parsed) == BC_OK &&
+			parsed.component_len == 7 && memcmp(parsed.component, "TOC.txt", 7) == 0 &&
+			parsed.component + 7 == line + n)
+			names_add(t, &t->obsolete, line, parsed.descriptor_len);
+	}
+	t->ops->release(t->arg, data);
+}
+
+void
+bc_walk_txn_seal(bc_walk_txn *t)
+{
+	if (!t->temporary.sorted && t->temporary.n > 1)
+		qsort(t->temporary.items, t->temporary.n, sizeof(bc_walk_name), name_cmp);
+	if (!t->obsolete.sorted && t->obsolete.n > 1)
+		qsort(t->obsolete.items, t->obsolete.n, sizeof(bc_walk_name), name_cmp);
+	t->temporary.sorted = t->obsolete.sorted = 1;
+}
+
+int
 bc_walk_txn_names(const bc_walk_txn *t, int obsolete, const char *descriptor, size_t len)
 {
 	const bc_walk_names *v = obsolete ? &t->obsolete : &t->temporary;
+	bc_walk_name key;
 	size_t		i;
 
+	key.s = (char *) descriptor;
+	key.len = len;
+	if (v->sorted)
+		return v->n > 0 &&
+			bsearch(&key, v->items, v->n, sizeof(bc_walk_name), name_cmp) != NULL;
 	for (i = 0; i < v->n; i++)
-		if (v->lens[i] == len && memcmp(v->items[i], descriptor, len) == 0)
+		if (name_cmp(&v->items[i], &key) == 0)
 			return 1;
 	return 0;
 }

@@ -1524,6 +1524,65 @@ check_extras(void)
 	fs_free(&fs);
 }
 
+/*
+ * ScyllaDB's pending_delete/ (bc_walk_txn.h): the SSTables a sealed log
+ * names are obsolete, a .log.tmp's stay, a file of another extension is
+ * ignored, and the folder itself is not walked; <generation>.sstable/
+ * holds an SSTable being written, temporary, of the table above; neither
+ * applies below a folder without its -<id> (Cassandra 2.0's table named so)
+ */
+static void
+check_pending_delete(void)
+{
+	memfs		fs;
+	int			rc;
+	static const char *const want =
+		SS("/x/ks/pending_delete/me-7-big", "d=me-7-big v=me g=7 big ks=ks t=pending_delete snap=- live "
+		   "Data.db:70:7")
+		SS(XT "/me-1-big", "d=me-1-big v=me g=1 big ks=ks t=t snap=- obsolete Data.db:10:1")
+		SS(XT "/me-2-big", "d=me-2-big v=me g=2 big ks=ks t=t snap=- live Data.db:20:2")
+		SS(XT "/me-3-big", "d=me-3-big v=me g=3 big ks=ks t=t snap=- obsolete Data.db:30:3")
+		SS(XT "/me-4-big", "d=me-4-big v=me g=4 big ks=ks t=t snap=- live Data.db:40:4")
+		SS(XT "/me-5-big", "d=me-5-big v=me g=5 big ks=ks t=t snap=- live Data.db:50:5")
+		SS(XT "/8.sstable/me-8-big", "d=me-8-big v=me g=8 big ks=ks t=t snap=- temporary Data.db:80:8")
+		SS(XT "/staging/me-6-big", "d=me-6-big v=me g=6 big ks=ks t=t snap=- staging Data.db:60:6");
+
+	fs_init(&fs);
+	fs_dir(&fs, "/x");
+	fs_dir(&fs, "/x/ks");
+	fs_dir(&fs, XT);
+	fs_dir(&fs, XT "/pending_delete");
+	fs_dir(&fs, XT "/staging");
+	fs_dir(&fs, XT "/8.sstable");
+	fs_file(&fs, XT "/me-1-big-Data.db", 10, 1);
+	fs_file(&fs, XT "/me-2-big-Data.db", 20, 2);
+	fs_file(&fs, XT "/me-3-big-Data.db", 30, 3);
+	fs_file(&fs, XT "/me-4-big-Data.db", 40, 4);
+	fs_file(&fs, XT "/me-5-big-Data.db", 50, 5);
+	fs_file(&fs, XT "/staging/me-6-big-Data.db", 60, 6);
+	fs_file(&fs, XT "/8.sstable/me-8-big-Data.db", 80, 8);
+	/* sealed: me-1 and me-3 (empty lines skipped); a path, another
+	 * component, trailing bytes: nothing */
+	fs_log(&fs, XT "/pending_delete/sstables-1-3.log",
+		   "me-1-big-TOC.txt\n\n\nme-3-big-TOC.txt\n/x/me-4-big-TOC.txt\nme-4-big-Data.db\n"
+		   "me-4-big-TOC.txt.tmp\nme-5-big-TOC.txtx\nnot a name\n");
+	/* not sealed, and not a log: their SSTables stay */
+	fs_log(&fs, XT "/pending_delete/sstables-2-2.log.tmp", "me-2-big-TOC.txt\n");
+	fs_log(&fs, XT "/pending_delete/notes.txt", "me-4-big-TOC.txt\n");
+	fs_log(&fs, XT "/pending_delete/.log", "me-5-big-TOC.txt\n");
+	/* a log in staging/'s pending_delete: not ScyllaDB's, nothing */
+	fs_dir(&fs, XT "/staging/pending_delete");
+	fs_log(&fs, XT "/staging/pending_delete/sstables-6-6.log", "me-6-big-TOC.txt\n");
+	/* Cassandra 2.0's table named pending_delete: its SSTables, live */
+	fs_dir(&fs, "/x/ks/pending_delete");
+	fs_file(&fs, "/x/ks/pending_delete/me-7-big-Data.db", 70, 7);
+
+	rc = run(&fs, "/x", 1);
+	CHECK(rc == 0 && fs.nsstable == 8, "pending_delete: %d, %ld SSTables", rc, fs.nsstable);
+	check_out(&fs, want, "pending_delete, include_inactive");
+	fs_free(&fs);
+}
+
 void
 suite_walk(void)
 {
@@ -1538,6 +1597,7 @@ suite_walk(void)
 	check_real_paths();
 	check_tick();
 	check_extras();
+	check_pending_delete();
 
 	memset(&none, 0, sizeof(none));
 	CHECK(bc_walk_component_size(&none, "Data.db") == -1, "no components");
