@@ -187,6 +187,25 @@ parse(const char *text, size_t len, size_t *n)
 	return m;
 }
 
+/* a mount that shows the place: the length of its root, its line */
+typedef struct candidate
+{
+	size_t		rootlen;
+	size_t		index;
+} candidate;
+
+/* shortest root first, then the first listed */
+static int
+candidate_cmp(const void *a, const void *b)
+{
+	const candidate *x = a,
+			   *y = b;
+
+	if (x->rootlen != y->rootlen)
+		return x->rootlen < y->rootlen ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* the path p names folder (dev, ino) as its own real path */
 static int
 same_folder(const char *p, uint64_t dev, uint64_t ino,
@@ -243,7 +262,9 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 	int			found = 0;
 	char	   *place,
 			   *result = NULL;
-	char	   *tried;
+	candidate  *cands;
+	size_t		ncands = 0,
+				c;
 	uint64_t	dev,
 				ino;
 
@@ -275,11 +296,11 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 	}
 	/* its place in the filesystem: the mount's root, then the rest */
 	place = join(m[on].root, below(real, m[on].point));
-	tried = calloc(n > 0 ? n : 1, 1);
-	if (place == NULL || tried == NULL)
+	cands = malloc((n > 0 ? n : 1) * sizeof(*cands));
+	if (place == NULL || cands == NULL)
 	{
 		free(place);
-		free(tried);
+		free(cands);
 		free_entries(m, n);
 		return NULL;
 	}
@@ -289,23 +310,19 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 	 * first, the first listed among equals: the first whose path is its
 	 * own real path and the same folder.
 	 */
-	for (;;)
+	for (i = 0; i < n; i++)
+		if (m[i].devlen == m[on].devlen && memcmp(m[i].dev, m[on].dev, m[i].devlen) == 0 &&
+			below(place, m[i].root) != NULL)
+		{
+			cands[ncands].rootlen = strlen(m[i].root);
+			cands[ncands++].index = i;
+		}
+	qsort(cands, ncands, sizeof(*cands), candidate_cmp);
+	for (c = 0; c < ncands; c++)
 	{
-		size_t		pick = n;
+		size_t		pick = cands[c].index;
 		char	   *cand;
 
-		for (i = 0; i < n; i++)
-		{
-			if (tried[i] || m[i].devlen != m[on].devlen ||
-				memcmp(m[i].dev, m[on].dev, m[i].devlen) != 0 ||
-				below(place, m[i].root) == NULL)
-				continue;
-			if (pick == n || strlen(m[i].root) < strlen(m[pick].root))
-				pick = i;
-		}
-		if (pick == n)
-			break;
-		tried[pick] = 1;
 		cand = join(m[pick].point, below(place, m[pick].root));
 		if (cand == NULL)
 			break;
@@ -325,7 +342,7 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 		free(cand);
 	}
 	free(place);
-	free(tried);
+	free(cands);
 	free_entries(m, n);
 	return result;
 }

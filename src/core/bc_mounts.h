@@ -19,6 +19,11 @@
  * the first that is the same folder as its own real path.  Without a mount
  * table (not Linux, /proc not mounted), a real path is its own identity.
  *
+ * Its cost is linear in the mount table, plus a sort of the mounts that
+ * show the place (a table of 100,000 mounts, 7 MB: about 35 ms), with
+ * nothing to cancel in between; the caller bounds the table
+ * (bc_walk_posix.c: 16 MB).
+ *
  * Plain C99: the mount table's text and the stat and realpath used to
  * check a candidate are the caller's (bc_walk_posix.c gives the process's
  * own; the unit tests give made-up ones).
