@@ -60,6 +60,7 @@ CORE_SRCS = \
 	src/core/bc_partition_sizes.c \
 	src/core/bc_partitioner.c \
 	src/core/bc_partitions.c \
+	src/core/bc_pending_delete.c \
 	src/core/bc_sizing.c \
 	src/core/bc_sstable_dir.c \
 	src/core/bc_sstable_name.c \

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_pending_delete.h"
 #include "bc_sstable_dir.h"
 #include "bc_sstable_name.h"
 #include "bc_status.h"
@@ -306,7 +307,7 @@ make_sstable(bc_walk *w, const char *dir, const char *walked_dir, const bc_folde
  * (reported; dir released), -1 for a root that is not.
  */
 /*
- * The logs of ScyllaDB's pending_delete/ folder dir (bc_walk_txn.h) read
+ * The logs of ScyllaDB's pending_delete/ folder dir (bc_pending_delete.h) read
  * into t: its names listed (a problem said by ops->list), each regular file
  * named *.log replayed.
  */
@@ -330,7 +331,7 @@ read_pending_delete(bc_walk *w, bc_walk_txn *t, const char *dir)
 		size_t		len = strlen(name);
 
 		BC_TICK(i);
-		if (bc_walk_pending_delete_log_name(name, len))
+		if (bc_pending_delete_log_name(name, len))
 		{
 			char	   *path = join_path(w, dir, name, len);
 			bc_walk_stat st;

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_sstable_name.h"
-#include "bc_tick.h"
+#include "bc_pending_delete.h"
 #include "bc_txn_log.h"
 #include "bc_walk_txn.h"
 
@@ -118,42 +117,24 @@ bc_walk_txn_read(bc_walk_txn *t, const char *path)
 	t->ops->problem(t->arg, &r);
 }
 
-int
-bc_walk_pending_delete_log_name(const char *name, size_t len)
+/* what bc_pending_delete_scan reports */
+static void
+pending_sstable(void *arg, const char *descriptor, size_t len)
 {
-	/* a name of more than ".log" (a leading dot alone is no extension) */
-	return len > 4 && memcmp(name + len - 4, ".log", 4) == 0;
+	bc_walk_txn *t = arg;
+
+	names_add(t, &t->obsolete, descriptor, len);
 }
 
 void
 bc_walk_txn_pending_delete(bc_walk_txn *t, const char *path)
 {
-	size_t		len = 0,
-				start,
-				i,
-				lines = 0;
+	size_t		len = 0;
 	char	   *data = t->ops->read_log(t->arg, path, BC_WALK_MAX_TXN_LOG_BYTES, &len);
 
 	if (data == NULL)
 		return;
-	for (start = 0; start < len; start = i + 1)
-	{
-		bc_sstable_name parsed;
-		const char *line = data + start;
-		size_t		n;
-
-		BC_TICK(lines);
-		lines++;
-		for (i = start; i < len && data[i] != '\n'; i++)
-			;
-		n = i - start;
-		/* a TOC.txt of the table's folder: no '/', nothing after TOC.txt */
-		if (n > 0 && memchr(line, '/', n) == NULL && memchr(line, '\0', n) == NULL &&
-			bc_sstable_name_parse(line, n, &parsed) == BC_OK &&
-			parsed.component_len == 7 && memcmp(parsed.component, "TOC.txt", 7) == 0 &&
-			parsed.component + 7 == line + n)
-			names_add(t, &t->obsolete, line, parsed.descriptor_len);
-	}
+	bc_pending_delete_scan(data, len, pending_sstable, t);
 	t->ops->release(t->arg, data);
 }
 

@@ -46,22 +46,10 @@ typedef struct bc_walk_txn
 void		bc_walk_txn_read(bc_walk_txn *t, const char *path);
 
 /*
- * ScyllaDB's pending_delete logs (sstables/sstable_directory.cc:
- * replay_pending_delete_log; docs/dev/sstables-directory-structure.md).
- * Atomic deletion writes, in the table folder's pending_delete/, the TOC
- * file names of the SSTables it deletes, one a line, as
- * sstables-<min>-<max>.log.tmp, renames it to .log once written, deletes the
- * SSTables, then the log.  At startup a .log is replayed (every SSTable it
- * names deleted: here obsolete, as a committed Cassandra log's), a .tmp one
- * deleted unread (its SSTables stay), anything else ignored.
- * bc_walk_pending_delete_log_name: whether a name is one to replay (its
- * extension, as std::filesystem::path::extension gives it, is .log);
- * bc_walk_txn_pending_delete: the log at path read (ops->read_log) and its
- * SSTables taken as obsolete: the lines, empty ones skipped, that are an
- * SSTable's TOC.txt by name alone (ScyllaDB joins each to the table's
- * folder).
+ * A ScyllaDB pending_delete log (bc_pending_delete.h) at path read
+ * (ops->read_log) and the SSTables it deletes taken as obsolete, as a
+ * committed Cassandra log's
  */
-int			bc_walk_pending_delete_log_name(const char *name, size_t len);
 void		bc_walk_txn_pending_delete(bc_walk_txn *t, const char *path);
 
 /* the folder's logs all read: its names sorted, for bc_walk_txn_names */

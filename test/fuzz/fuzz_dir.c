@@ -5,10 +5,12 @@
  * record (bc_txn_record_parse, bc_txn_record_checksum), and the input as
  * a log's file name
  * (bc_txn_log_name) and as a data directory's folder path
- * (bc_folder_parse).
+ * (bc_folder_parse); the input as a ScyllaDB pending_delete log
+ * (bc_pending_delete_scan) and its name (bc_pending_delete_log_name).
  */
 #include <string.h>
 
+#include "bc_pending_delete.h"
 #include "bc_sstable_dir.h"
 #include "bc_status.h"
 #include "bc_txn_log.h"
@@ -31,6 +33,30 @@ txn_scan_sstable(void *arg, int obsolete, const char *base, size_t len)
 	CHECK(t->obsolete == -1 || t->obsolete == obsolete);
 	t->obsolete = obsolete;
 	CHECK(len > 0 && inside(base, len, t->data, t->len));
+}
+
+/* what bc_pending_delete_scan reports: a whole line of the log, no '/',
+ * its descriptor then -TOC.txt */
+typedef struct pending_span
+{
+	const uint8_t *data;
+	size_t		len;
+	size_t		n;
+} pending_span;
+
+static void
+pending_sstable(void *arg, const char *d, size_t dlen)
+{
+	pending_span *p = arg;
+	const char *text = (const char *) p->data;
+
+	CHECK(dlen > 0 && inside(d, dlen, p->data, p->len));
+	CHECK((size_t) (d - text) + dlen + 8 <= p->len &&
+		  memcmp(d + dlen, "-TOC.txt", 8) == 0);
+	CHECK(d == text || d[-1] == '\n');
+	CHECK((size_t) (d - text) + dlen + 8 == p->len || d[dlen + 8] == '\n');
+	CHECK(memchr(d, '/', dlen) == NULL);
+	p->n++;
 }
 
 /*
@@ -65,10 +91,19 @@ fuzz_txn_log(const uint8_t *data, size_t len)
 		CHECK(t.obsolete == -1 || t.obsolete == res.committed);
 	}
 	{
+		pending_span p = {data, len, 0};
+
+		(void) bc_pending_delete_log_name((const char *) data, len);
+		CHECK(bc_pending_delete_scan((const char *) data, len, pending_sstable, &p) == p.n);
+	}
+	{
 		bc_folder	fo;
 
 		bc_folder_parse((const char *) data, len, &fo);
-		CHECK(fo.state == BC_STATE_LIVE || fo.state == BC_STATE_SNAPSHOT || fo.state == BC_STATE_BACKUP);
+		CHECK(fo.state == BC_STATE_LIVE || fo.state == BC_STATE_SNAPSHOT ||
+			  fo.state == BC_STATE_BACKUP || fo.state == BC_STATE_STAGING ||
+			  fo.state == BC_STATE_QUARANTINE || fo.state == BC_STATE_UPLOAD ||
+			  fo.state == BC_STATE_TEMPORARY);
 		CHECK(fo.keyspace == NULL || inside(fo.keyspace, fo.keyspace_len, data, len));
 		CHECK(fo.table == NULL || inside(fo.table, fo.table_len, data, len));
 		CHECK(fo.index == NULL || (fo.table != NULL && inside(fo.index, fo.index_len, data, len)));
