@@ -4,7 +4,8 @@
  *
  * What a folder means (bc_folder_parse) follows Cassandra's Descriptor and
  * Directories; an SSTable's state (bc_sstable_state_of) its folder, its name
- * (tmp-, tmplink-), the transaction logs beside it (bc_walk_txn.c) and
+ * (tmp-, tmplink-), the transaction logs beside it (bc_walk_txn.c), the
+ * pending_delete logs of ScyllaDB's table folder (bc_pending_delete.c) and
  * whether it has a Data.db; ScyllaDB's unfinished ones have a TOC.txt.tmp or a
  * TemporaryHashes.db.tmp among their components.  A folder's files
  * are grouped into SSTables by their descriptor (bc_sstable_component_cmp);
@@ -14,8 +15,9 @@
  * walk in bc_walk_seen.c) is skipped, as one back up the tree is, and the
  * walk goes no deeper than BC_WALK_MAX_DEPTH.  An SSTable's path (its
  * identity) is its folder's real path (bc_walk_ops.real_path), so that a
- * folder reached through a link, or by a path with "..", gives the same
- * paths whichever way the walk came.
+ * folder reached through a link, by a path with "..", or through another
+ * mount point of a bind mount, gives the same paths whichever way the walk
+ * came.
  *
  * The caller does the I/O and provides the memory (bc_walk_ops); every
  * allocation made here is released before the walk returns, unless a
@@ -301,12 +303,6 @@ make_sstable(bc_walk *w, const char *dir, const char *walked_dir, const bc_folde
 }
 
 /*
- * Open the folder dir (from alloc; taken) as the next frame: stat, loop and
- * depth checks, its names listed and sorted, its components and
- * transaction logs read, its subfolders noted.  0 when it is not walked
- * (reported; dir released), -1 for a root that is not.
- */
-/*
  * The logs of ScyllaDB's pending_delete/ folder dir (bc_pending_delete.h) read
  * into t: its names listed (a problem said by ops->list), each regular file
  * named *.log replayed.
@@ -353,6 +349,12 @@ read_pending_delete(bc_walk *w, bc_walk_txn *t, const char *dir)
 		w->ops->release(w->arg, names);
 }
 
+/*
+ * Open the folder dir (from alloc; taken) as the next frame: stat, loop and
+ * depth checks, its names listed and sorted, its components, transaction
+ * logs and pending_delete logs read, its subfolders noted.  0 when it is not walked
+ * (reported; dir released), -1 for a root that is not.
+ */
 static int
 open_frame(bc_walk *w, char *dir, int root)
 {
