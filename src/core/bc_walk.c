@@ -164,6 +164,57 @@ bc_walk_add_name_stat(bc_walk *w, const char *name, const bc_walk_stat *st)
 	}
 }
 
+/* names and the array that holds them given back */
+static void
+release_names(bc_walk *w, named *names, size_t n)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		w->ops->release(w->arg, names[i].name);
+	if (names != NULL)
+		w->ops->release(w->arg, names);
+}
+
+/*
+ * The names in dir (ops->list), taken from the walk into *names (alloc'd)
+ * and *n; 0 when dir could not be read at all (ops->list said why), with
+ * whatever it listed released
+ */
+static int
+list_names(bc_walk *w, const char *dir, int root, named **names, size_t *n)
+{
+	int			ok;
+
+	w->names = NULL;
+	w->nnames = w->capnames = 0;
+	ok = w->ops->list(w->arg, w, dir, root);
+	*names = w->names;
+	*n = w->nnames;
+	w->names = NULL;
+	w->nnames = w->capnames = 0;
+	if (!ok)
+	{
+		release_names(w, *names, *n);
+		*names = NULL;
+		*n = 0;
+	}
+	return ok;
+}
+
+/* a listed name's stat: the listing's, else ops->stat of its path */
+static void
+name_stat(bc_walk *w, const named *nm, const char *path, bc_walk_stat *st)
+{
+	if (nm->has_stat)
+		*st = nm->st;
+	else
+	{
+		memset(st, 0, sizeof(*st));
+		w->ops->stat(w->arg, path, st);
+	}
+}
+
 static void
 report(bc_walk *w, bc_walk_problem problem, const char *path, int root,
 	   int is_directory, int err, long lineno)
@@ -314,13 +365,8 @@ read_pending_delete(bc_walk *w, bc_walk_txn *t, const char *dir)
 	size_t		n,
 				i;
 
-	w->names = NULL;
-	w->nnames = w->capnames = 0;
-	w->ops->list(w->arg, w, dir, 0);
-	names = w->names;
-	n = w->nnames;
-	w->names = NULL;
-	w->nnames = w->capnames = 0;
+	if (!list_names(w, dir, 0, &names, &n))
+		return;
 	for (i = 0; i < n; i++)
 	{
 		const char *name = names[i].name;
@@ -332,21 +378,13 @@ read_pending_delete(bc_walk *w, bc_walk_txn *t, const char *dir)
 			char	   *path = join_path(w, dir, name, len);
 			bc_walk_stat st;
 
-			if (names[i].has_stat)
-				st = names[i].st;
-			else
-			{
-				memset(&st, 0, sizeof(st));
-				w->ops->stat(w->arg, path, &st);
-			}
+			name_stat(w, &names[i], path, &st);
 			if (st.type == BC_WALK_REGULAR)
 				bc_walk_txn_pending_delete(t, path);
 			w->ops->release(w->arg, path);
 		}
-		w->ops->release(w->arg, names[i].name);
 	}
-	if (names != NULL)
-		w->ops->release(w->arg, names);
+	release_names(w, names, n);
 }
 
 /*
@@ -363,6 +401,7 @@ open_frame(bc_walk *w, char *dir, int root)
 	size_t		n,
 				i,
 				pending = (size_t) -1;	/* the subfolder pending_delete */
+	named	   *names;
 	int			k;
 	const char *first;
 	char	   *real;
@@ -406,17 +445,11 @@ open_frame(bc_walk *w, char *dir, int root)
 	return root ? -1 : 0;
 
 walk:
-	w->names = NULL;
-	w->nnames = w->capnames = 0;
 	real = w->ops->real_path ? w->ops->real_path(w->arg, dir) : NULL;
-	if (!w->ops->list(w->arg, w, dir, root))
+	if (!list_names(w, dir, root, &names, &n))
 	{
 		if (real != NULL)
 			w->ops->release(w->arg, real);
-		for (i = 0; i < w->nnames; i++)
-			w->ops->release(w->arg, w->names[i].name);
-		if (w->names != NULL)
-			w->ops->release(w->arg, w->names);
 		w->ops->release(w->arg, dir);
 		return root ? -1 : 0;
 	}
@@ -426,9 +459,8 @@ walk:
 	fr->real = real;
 	fr->dev = st.dev;
 	fr->ino = st.ino;
-	fr->names = w->names;
-	fr->nnames = n = w->nnames;
-	w->names = NULL;
+	fr->names = names;
+	fr->nnames = n;
 	if (n > 0)
 		qsort(fr->names, n, sizeof(named), name_cmp);
 
@@ -446,13 +478,7 @@ walk:
 		entry	   *e = &fr->entries[fr->nentries];
 
 		BC_TICK(i);				/* a folder of millions of names */
-		if (fr->names[i].has_stat)
-			fst = fr->names[i].st;
-		else
-		{
-			memset(&fst, 0, sizeof(fst));
-			w->ops->stat(w->arg, path, &fst);
-		}
+		name_stat(w, &fr->names[i], path, &fst);
 		if (fst.type == BC_WALK_DIRECTORY &&
 			(w->include_inactive || !bc_folder_inactive(name, len)))
 		{
@@ -515,10 +541,7 @@ close_frame(bc_walk *w)
 	for (i = fr->next_sub; i < fr->nsub; i++)
 		w->ops->release(w->arg, fr->subdirs[i]);
 	w->ops->release(w->arg, fr->subdirs);
-	for (i = 0; i < fr->nnames; i++)
-		w->ops->release(w->arg, fr->names[i].name);
-	if (fr->names != NULL)
-		w->ops->release(w->arg, fr->names);
+	release_names(w, fr->names, fr->nnames);
 	if (fr->real != NULL)
 		w->ops->release(w->arg, fr->real);
 	w->ops->release(w->arg, fr->dir);

@@ -49,7 +49,6 @@ names_add(bc_walk_txn *t, bc_walk_names *v, const char *s, size_t len)
 	copy[len] = '\0';
 	v->items[v->n].s = copy;
 	v->items[v->n++].len = len;
-	v->sorted = 0;
 }
 
 static void
@@ -141,11 +140,10 @@ bc_walk_txn_pending_delete(bc_walk_txn *t, const char *path)
 void
 bc_walk_txn_seal(bc_walk_txn *t)
 {
-	if (!t->temporary.sorted && t->temporary.n > 1)
+	if (t->temporary.n > 1)
 		qsort(t->temporary.items, t->temporary.n, sizeof(bc_walk_name), name_cmp);
-	if (!t->obsolete.sorted && t->obsolete.n > 1)
+	if (t->obsolete.n > 1)
 		qsort(t->obsolete.items, t->obsolete.n, sizeof(bc_walk_name), name_cmp);
-	t->temporary.sorted = t->obsolete.sorted = 1;
 }
 
 int
@@ -153,17 +151,11 @@ bc_walk_txn_names(const bc_walk_txn *t, int obsolete, const char *descriptor, si
 {
 	const bc_walk_names *v = obsolete ? &t->obsolete : &t->temporary;
 	bc_walk_name key;
-	size_t		i;
 
 	key.s = (char *) descriptor;
 	key.len = len;
-	if (v->sorted)
-		return v->n > 0 &&
-			bsearch(&key, v->items, v->n, sizeof(bc_walk_name), name_cmp) != NULL;
-	for (i = 0; i < v->n; i++)
-		if (name_cmp(&v->items[i], &key) == 0)
-			return 1;
-	return 0;
+	return v->n > 0 &&
+		bsearch(&key, v->items, v->n, sizeof(bc_walk_name), name_cmp) != NULL;
 }
 
 void

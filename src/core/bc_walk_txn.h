@@ -25,7 +25,6 @@ typedef struct bc_walk_names
 	bc_walk_name *items;
 	size_t		n;
 	size_t		cap;
-	int			sorted;
 } bc_walk_names;
 
 /* one folder's logs; all zero but ops and arg before the first */
@@ -52,11 +51,12 @@ void		bc_walk_txn_read(bc_walk_txn *t, const char *path);
  */
 void		bc_walk_txn_pending_delete(bc_walk_txn *t, const char *path);
 
-/* the folder's logs all read: its names sorted, for bc_walk_txn_names */
+/* the folder's logs all read: its names sorted, which bc_walk_txn_names
+ * needs */
 void		bc_walk_txn_seal(bc_walk_txn *t);
 
 /* whether the logs name the descriptor (len bytes) as temporary
- * (obsolete 0) or obsolete (1): a binary search once sealed */
+ * (obsolete 0) or obsolete (1): a binary search (after bc_walk_txn_seal) */
 int			bc_walk_txn_names(const bc_walk_txn *t, int obsolete, const char *descriptor,
 							  size_t len);
 
