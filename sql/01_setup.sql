@@ -60,6 +60,18 @@ LANGUAGE sql VOLATILE AS $$
 	SELECT lineno, string_to_array(line, E'\t') FROM test_lines(rel)
 $$;
 
+-- the result of the query q, or its error's SQLSTATE and message with the
+-- path root (the data folder's) taken out of it
+CREATE FUNCTION test_try(q text, root text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	r text;
+BEGIN
+	EXECUTE q INTO r;
+	RETURN r;
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE || ': ' || replace(SQLERRM, root, '');
+END $$;
+
 -- the real SSTables of sstables/ with the facts of their MANIFEST.tsv,
 -- derived independently of bloomcass ('-' is NULL); prefix is the server
 -- path of the SSTable's common file-name prefix

@@ -14,17 +14,6 @@ GRANT pg_read_server_files TO regress_bloomcass_components;
 GRANT EXECUTE ON FUNCTION pg_read_binary_file(text) TO regress_bloomcass_components;
 SELECT test_path('hostile/components') AS h, test_path('') AS root \gset
 
--- an error's SQLSTATE and message, the data folder's path made relative
-CREATE FUNCTION comp_try(q text, root text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	r text;
-BEGIN
-	EXECUTE q INTO r;
-	RETURN r;
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || replace(SQLERRM, root, '');
-END $$;
-
 SET ROLE regress_bloomcass_components;
 SELECT rolsuper FROM pg_roles WHERE rolname = current_user;
 
@@ -40,9 +29,9 @@ SELECT cassandra_sstable_has_key(:'h' || '/summary-past-index/nb-1-big', '9'::te
 
 -- a Partitions.db leaf whose hash byte is not its key's: both functions
 -- name Partitions.db (22P03)
-SELECT comp_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
+SELECT test_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
                        :'h' || '/leaf-hash/bb-1-bti'), :'root') AS keys;
-SELECT comp_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
+SELECT test_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
                        :'h' || '/leaf-hash/bb-1-bti', '\x0000000000000013'), :'root') AS damaged_leaf;
 -- the SSTable's other keys are still found, an absent one not
 RESET ROLE;
@@ -50,39 +39,38 @@ CREATE TEMP TABLE bb_keys AS
 SELECT k FROM cassandra_sstable_keys(test_path('sstables/sstable-to-arrow/sample_data/baselines-data/keyvalue/bb-1-bti')) k;
 GRANT SELECT ON bb_keys TO regress_bloomcass_components;
 SET ROLE regress_bloomcass_components;
-SELECT comp_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
+SELECT test_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
                        :'h' || '/leaf-hash/bb-1-bti', k), :'root') AS answer, count(*)
 FROM bb_keys GROUP BY 1 ORDER BY 1;
 SELECT cassandra_sstable_has_key(:'h' || '/leaf-hash/bb-1-bti', '\x00000000000003e8'::bytea) AS absent_key;
 
 -- Index.db keys out of Murmur3Partitioner's order: the listing is an
 -- ERROR naming Index.db; no key is answered false
-SELECT comp_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
+SELECT test_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
                        :'h' || '/index-order/mc-2-big'), :'root') AS keys;
 RESET ROLE;
 CREATE TEMP TABLE mc_keys AS
 SELECT k FROM cassandra_sstable_keys(test_path('sstables/sstable-adaptor/sstable-adaptor-core/src/test/resources/data/cass3/keyspace1/compressed_bills/mc-2-big')) k;
 GRANT SELECT ON mc_keys TO regress_bloomcass_components;
 SET ROLE regress_bloomcass_components;
-SELECT comp_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
+SELECT test_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
                        :'h' || '/index-order/mc-2-big', k), :'root') AS answer, count(*)
 FROM mc_keys GROUP BY 1 ORDER BY 1;
 
 -- chunks of 2^28, 2^29 and 2^30 bytes declared for a Data.db of 405
 -- bytes: its keys listed and found, as bloomcass-load --keys reads them
 SELECT d AS copy,
-       comp_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
+       test_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
                        :'h' || '/' || d || '/bb-1-bti'), :'root') AS keys,
-       comp_try(format('SELECT bool_and(cassandra_sstable_has_key(%L, k))::text FROM cassandra_sstable_keys(%L) k',
+       test_try(format('SELECT bool_and(cassandra_sstable_has_key(%L, k))::text FROM cassandra_sstable_keys(%L) k',
                        :'h' || '/' || d || '/bb-1-bti', :'h' || '/' || d || '/bb-1-bti'), :'root') AS all_found
 FROM unnest(ARRAY['chunk-2p28', 'chunk-2p29', 'chunk-2p30']) d;
 -- the same, with a data length of 2^30: a chunk its stored bytes cannot
 -- decompress to (XX001, naming Data.db), no 1 GB buffer
-SELECT comp_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
+SELECT test_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
                        :'h' || '/chunk-data-2p30/bb-1-bti'), :'root') AS keys;
 RESET ROLE;
 
 DROP TABLE mc_keys, bb_keys;
-DROP FUNCTION comp_try(text, text);
 DROP OWNED BY regress_bloomcass_components;
 DROP ROLE regress_bloomcass_components;
