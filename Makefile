@@ -407,6 +407,12 @@ build/bench/node_copy: test/bench/node_copy.c
 # every named file exists, each test has its expected output and each
 # expected output its test, and the lists of C files are sorted.
 # ---------------------------------------------------------------------------
+# What the repository's root holds: nothing else, tracked or not ignored
+# (a fuzzer's crash-* artifact, a stray log), is to be there.  The build's
+# own outputs at the root are ignored by .gitignore.
+ROOT_ENTRIES = .ci .git .gitignore CHANGELOG.md CONTRIBUTING.md LICENSE META.json Makefile \
+	README.md bloomcass.control debian doc expected sql src test
+
 LISTED_FILES = $(CORE_SRCS) $(GLUE_SRCS) $(CLIENT_SRCS) $(TOOL_SRCS) $(DATA) $(patsubst %,sql/%.sql,$(REGRESS))
 TREE_FILES = $(wildcard src/*.c src/core/*.c src/client/*.c test/tools/*.c src/sql/*.sql sql/*.sql)
 
@@ -428,6 +434,15 @@ check-sources:
 	done; \
 	for list in CORE_SRCS:"$(CORE_SRCS)" GLUE_SRCS:"$(GLUE_SRCS)" CLIENT_SRCS:"$(CLIENT_SRCS)" TOOL_SRCS:"$(TOOL_SRCS)"; do \
 		printf '%s\n' $${list#*:} | LC_ALL=C sort -C || { echo "$${list%%:*}: not sorted"; rc=1; }; \
+	done; \
+	if [ -d .git ] || [ -f .git ]; then \
+		entries=$$(git ls-files --cached --others --exclude-standard | cut -d/ -f1 | LC_ALL=C sort -u); \
+	else \
+		entries=$$(ls -A | grep -vxE 'bloomcass\.so|bloomcass-load|build|results|log|regression\.(diffs|out)|.*\.(o|d|bc)'); \
+	fi; \
+	for e in $$entries; do \
+		case " $(ROOT_ENTRIES) " in *" $$e "*) ;; \
+		*) echo "$$e: at the repository's root, which holds only ROOT_ENTRIES of the Makefile (move it, remove it, or list it there)"; rc=1 ;; esac; \
 	done; \
 	if [ $$rc -ne 0 ]; then echo "check-sources: the Makefile's lists and the tree differ"; exit 1; fi; \
 	echo "check-sources: the $(words $(LISTED_FILES)) files named in the Makefile are the tree's"

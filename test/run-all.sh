@@ -17,7 +17,9 @@
 #   packages                   what is missing is installed
 #   make clean, make           the extension (warnings are errors)
 #   make check-sources         the Makefile names every source file and
-#                              test, and only files that exist
+#                              test, and only files that exist; the
+#                              repository's root holds only the entries
+#                              the Makefile lists (ROOT_ENTRIES)
 #   make check-version         META.json, README.md, CHANGELOG.md's newest
 #                              entry and debian/changelog's give
 #                              bloomcass.control's version
