@@ -99,7 +99,7 @@ build() {
 	upstream=${version%-*}
 	mkdir -p "$debdir"
 	debdir=$(cd "$debdir" && pwd)
-	rm -f "$debdir"/*.deb
+	rm -f "$debdir"/*.deb "$debdir"/dpkg-buildpackage.log
 
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/bloomcass-deb.XXXXXX")
 	# shellcheck disable=SC2064  # tmp is fixed now
@@ -114,11 +114,12 @@ build() {
 	# before, in the foreground, as apt may run only once at a time)
 	build_deps
 
-	log=$tmp/dpkg-buildpackage.log
-	bc_log "PG_UPDATECONTROL=yes DEB_BUILD_OPTIONS=noautodbgsym dpkg-buildpackage -b -us -uc (in a copy of the tree; log: $log)"
+	# the log beside the packages, kept after the copy of the tree is gone
+	log=$debdir/dpkg-buildpackage.log
+	bc_log "PG_UPDATECONTROL=yes DEB_BUILD_OPTIONS=noautodbgsym dpkg-buildpackage -b -us -uc (in a copy of the tree; log, kept: $log)"
 	if ! PG_UPDATECONTROL=yes DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }noautodbgsym" dpkg-buildpackage -b -us -uc >"$log" 2>&1; then
 		tail -n 80 "$log"
-		bc_die "dpkg-buildpackage failed (the end of its output is above)"
+		bc_die "dpkg-buildpackage failed (the end of its output is above; all of it in $log)"
 	fi
 
 	# what each package must hold: the extension per major, the client alone
