@@ -208,6 +208,11 @@ simple_stage() {
 # ---------------------------------------------------------------------------
 # Dependencies and build
 # ---------------------------------------------------------------------------
+bc_log "what this run needs: about 20 minutes on 2 cores; root (packages, chroots);" \
+	"about 3 GB of disk for the chroots of Debian 13 and testing (unless --local);" \
+	"the Debian mirror apt uses (packages, debootstrap); Citus's release archives" \
+	"from ../shared/citus (BC_CITUS_SOURCES), else a download from the Citus project"
+
 stage_start
 bc_install_deps
 record packages ok "$PG_CONFIG"
