@@ -252,6 +252,39 @@ uninstall: uninstall-client
 # is the bindir itself.  uninstall removes the link only when it still points
 # to this bindir's program (another PostgreSQL's install may have replaced it).
 CLIENT_LINK_DIR ?= /usr/local/bin
+# The manual, bloomcass-load(1), goes to CLIENT_MAN_DIR/man1 (default
+# /usr/local/share/man, where man finds it for /usr/local/bin; under DESTDIR
+# when set); CLIENT_MAN_DIR= (empty) installs none (the Debian package
+# installs it with dh_installman).
+CLIENT_MAN_DIR ?= /usr/local/share/man
+
+# make install never writes over a file a Debian package installed (a
+# package's bloomcass.so replaced behind dpkg's back, which `dpkg -V` then
+# reports), nor puts a link in CLIENT_LINK_DIR that would shadow the
+# bloomcass-load package's /usr/bin/bloomcass-load: it stops, naming the
+# package (dpkg -S).  Not under DESTDIR (a package's own build), nor where
+# dpkg is not.  BLOOMCASS_OVER_PACKAGE=1 installs anyway.
+.PHONY: check-not-packaged
+check-not-packaged:
+	@if [ -z '$(DESTDIR)' ] && [ -z '$(BLOOMCASS_OVER_PACKAGE)' ] && command -v dpkg-query >/dev/null 2>&1; then \
+		rc=0; \
+		for f in '$(pkglibdir)/bloomcass$(DLSUFFIX)' '$(datadir)/extension/bloomcass.control' '$(bindir)/bloomcass-load'; do \
+			if owner=$$(dpkg-query -S "$$f" 2>/dev/null); then \
+				echo "make install: $$f belongs to the Debian package $${owner%%:*} (dpkg -S $$f):" \
+					"remove the package (apt-get remove $${owner%%:*}) or keep it and skip make install;" \
+					"BLOOMCASS_OVER_PACKAGE=1 writes over it anyway" >&2; rc=1; \
+			fi; \
+		done; \
+		if [ -n '$(strip $(CLIENT_LINK_DIR))' ] && owner=$$(dpkg-query -S /usr/bin/bloomcass-load 2>/dev/null); then \
+			echo "make install: a link $(CLIENT_LINK_DIR)/bloomcass-load would shadow /usr/bin/bloomcass-load of the Debian package" \
+				"$${owner%%:*}: remove the package, or install with CLIENT_LINK_DIR= (no link); BLOOMCASS_OVER_PACKAGE=1 installs anyway" >&2; rc=1; \
+		fi; \
+		exit $$rc; \
+	fi
+
+install: check-not-packaged
+installdirs installdirs-lib: check-not-packaged
+install-client: check-not-packaged
 
 install-client: bloomcass-load
 	$(MKDIR_P) '$(DESTDIR)$(bindir)'
@@ -262,9 +295,16 @@ ifneq ($(abspath $(CLIENT_LINK_DIR)),$(abspath $(bindir)))
 	ln -sfn '$(bindir)/bloomcass-load' '$(DESTDIR)$(CLIENT_LINK_DIR)/bloomcass-load'
 endif
 endif
+ifneq ($(strip $(CLIENT_MAN_DIR)),)
+	$(MKDIR_P) '$(DESTDIR)$(CLIENT_MAN_DIR)/man1'
+	$(INSTALL_DATA) doc/bloomcass-load.1 '$(DESTDIR)$(CLIENT_MAN_DIR)/man1/bloomcass-load.1'
+endif
 
 uninstall-client:
 	rm -f '$(DESTDIR)$(bindir)/bloomcass-load'
+ifneq ($(strip $(CLIENT_MAN_DIR)),)
+	rm -f '$(DESTDIR)$(CLIENT_MAN_DIR)/man1/bloomcass-load.1'
+endif
 ifneq ($(strip $(CLIENT_LINK_DIR)),)
 ifneq ($(abspath $(CLIENT_LINK_DIR)),$(abspath $(bindir)))
 	@link='$(DESTDIR)$(CLIENT_LINK_DIR)/bloomcass-load'; \

@@ -32,8 +32,11 @@
 #     own release, from this machine's apt sources, -updates and -security
 #     included, as the packages built here may need their PostgreSQL minor);
 #   Debian's own cluster N/main (made by postgresql-N's postinst, else by
-#     pg_createcluster), started with pg_ctlcluster;
-#   CREATE EXTENSION bloomcass gives bloomcass.control's version;
+#     pg_createcluster), on port 5433 and its unix socket only, not running;
+#   the README's first answer after the packages (Install from packages),
+#     its lines as written, as root: the cluster started, a role and a
+#     database for root, CREATE EXTENSION and a query, their output the
+#     README's; CREATE EXTENSION gave bloomcass.control's version;
 #   test/demo.sql, over the sample data of test/data;
 #   bloomcass-load --version prints the packaged version, from /usr/bin.
 # Ends with "packages-install: ..." or an error that names the step and its
@@ -91,6 +94,23 @@ check_contents() {
 	done
 }
 
+# check_doc_links DEB DOCDIR: the README.md the package installs in DOCDIR
+# (./usr/share/doc/PACKAGE) exists, uncompressed, and each of its relative
+# links leads to a file or folder the package installs.
+check_doc_links() {
+	local deb=$1 docdir=$2 x link target bad=""
+	x=$(mktemp -d "${TMPDIR:-/tmp}/bloomcass-deb-doc.XXXXXX")
+	dpkg-deb -x "$deb" "$x"
+	[[ -f $x/$docdir/README.md ]] || { rm -rf -- "$x"; bc_die "$(basename "$deb") holds no uncompressed $docdir/README.md"; }
+	while IFS= read -r link; do
+		target=${link%%#*}
+		[[ -z $target || $target == *://* || $target == mailto:* ]] && continue
+		[[ -e $x/$docdir/$target ]] || bad+=" $target"
+	done < <(grep -v '^\s*```' "$x/$docdir/README.md" | grep -Eo '\]\([^) ]+\)' | sed -E 's/^\]\((.*)\)$/\1/' | sort -u)
+	rm -rf -- "$x"
+	[[ -z $bad ]] || bc_die "$(basename "$deb"): README.md links to what the package does not install:$bad"
+}
+
 build() {
 	local debdir=$1 tmp version upstream src log v f deb name made="" majors=() sql=()
 	[[ -n $debdir ]] || usage
@@ -135,13 +155,16 @@ build() {
 		check_contents "$deb" "^\./usr/lib/postgresql/$v/lib/bloomcass\.so\$" \
 			"^\./usr/share/postgresql/$v/extension/bloomcass\.control\$" "${sql[@]}" \
 			"^\./usr/share/doc/postgresql-$v-bloomcass/changelog\.gz\$"
+		check_doc_links "$deb" "usr/share/doc/postgresql-$v-bloomcass"
 		if dpkg-deb -c "$deb" | grep -Eq 'bloomcass-load|/usr/local/'; then
 			bc_die "$(basename "$deb") holds bloomcass-load or a file under /usr/local"
 		fi
 	done
 	deb=$tmp/bloomcass-load_${version}_$(dpkg --print-architecture).deb
 	[[ -f $deb ]] || bc_die "dpkg-buildpackage made no $(basename "$deb")"
-	check_contents "$deb" '^\./usr/bin/bloomcass-load$' '^\./usr/share/doc/bloomcass-load/changelog\.gz$'
+	check_contents "$deb" '^\./usr/bin/bloomcass-load$' '^\./usr/share/doc/bloomcass-load/changelog\.gz$' \
+		'^\./usr/share/man/man1/bloomcass-load\.1\.gz$'
+	check_doc_links "$deb" usr/share/doc/bloomcass-load
 	if dpkg-deb -c "$deb" | grep -Eq '/usr/lib/postgresql/|/usr/local/'; then
 		bc_die "$(basename "$deb") holds files under /usr/lib/postgresql or /usr/local"
 	fi
@@ -254,6 +277,22 @@ host_sources() {
 	return 0
 }
 
+# readme_first_answer SCRIPT EXPECTED: the README's block of commands after
+# the line that names this test (Install from packages) into SCRIPT, and the
+# output block that follows it into EXPECTED.
+readme_first_answer() {
+	local marker='test/packages.sh install runs it as written'
+	awk -v marker="$marker" -v script="$1" -v expected="$2" '
+		index($0, marker) && !seen { seen = 1; want = "sh"; next }
+		want == "sh" && /^```sh$/ { into = script; want = ""; next }
+		want == "text" && /^```text$/ { into = expected; want = ""; next }
+		into != "" && /^```$/ { if (into == script) want = "text"; else done = 1; into = ""; next }
+		into != "" { print > into }
+		END { exit !(seen && done) }
+	' "$ROOT/README.md" ||
+		bc_die "README.md: no block of commands and output after a line with \"$marker\""
+}
+
 install() {
 	local debdir=$2 tarball major upstream v names=() ext_version got
 	SUITE=$1
@@ -301,17 +340,31 @@ install() {
 	# A chroot shares the host's network: Debian's cluster listens on
 	# localhost:5432, which the host, or another release's chroot checked at
 	# the same time, may hold.  Its unix socket (in the chroot's own /run) is
-	# all this check uses, so it listens on no TCP address.
+	# all this check uses, so it listens on no TCP address; and on port 5433,
+	# as a cluster made where 5432 was taken does, so that the README's
+	# PGPORT line is what reaches it.
 	step "pg_conftool $major main set listen_addresses ''" pg_conftool "$major" main set listen_addresses ''
-	step "pg_ctlcluster $major main start" pg_ctlcluster "$major" main start
+	step "pg_conftool $major main set port 5433" pg_conftool "$major" main set port 5433
 
-	# CREATE EXTENSION, as the packaged server's superuser
-	got=$(in_chroot runuser -u postgres -- psql -X -qAt -v ON_ERROR_STOP=1 -d postgres \
-		-c 'CREATE DATABASE bloomcass_check' 2>&1 &&
-		in_chroot runuser -u postgres -- psql -X -qAt -v ON_ERROR_STOP=1 -d bloomcass_check \
-			-c 'CREATE EXTENSION bloomcass' \
-			-c "SELECT extversion FROM pg_extension WHERE extname = 'bloomcass'" 2>&1) ||
-		bc_die "$SUITE chroot: CREATE EXTENSION bloomcass failed: $got"
+	# The README's first answer after the packages, as written: the block
+	# after its marker, run as root with bash, its output against the block
+	# shown after it.  The cluster is not running (a chroot starts none).
+	readme_first_answer "$ROOTFS/var/tmp/first-answer.sh" "$DIR/first-answer.expected"
+	if in_chroot pg_lsclusters -h | awk '$4 == "online" { found = 1 } END { exit !found }'; then
+		bc_die "$SUITE chroot: the cluster runs before the README's lines start it"
+	fi
+	bc_log "$SUITE chroot: the README's first answer (Install from packages), as root"
+	got=$(in_chroot bash -e /var/tmp/first-answer.sh 2>&1) ||
+		bc_die "$SUITE chroot: the README's first answer failed: $got"
+	if [[ $got != "$(cat "$DIR/first-answer.expected")" ]]; then
+		diff -u "$DIR/first-answer.expected" - <<<"$got" >&2 || true
+		bc_die "$SUITE chroot: the README's first answer printed otherwise than the README shows (diff above: - shown, + printed)"
+	fi
+
+	# the extension's version, as the role the README made
+	got=$(in_chroot env PGPORT=5433 psql -X -qAt -v ON_ERROR_STOP=1 \
+		-c "SELECT extversion FROM pg_extension WHERE extname = 'bloomcass'" 2>&1) ||
+		bc_die "$SUITE chroot: reading the extension's version failed: $got"
 	[[ $got == "$ext_version" ]] ||
 		bc_die "$SUITE chroot: CREATE EXTENSION bloomcass gave version '$got', bloomcass.control says $ext_version"
 
@@ -324,8 +377,8 @@ install() {
 	"$ROOT/test/make-node.sh" "$data/sstables" "$data/node"
 	cp "$ROOT/test/demo.sql" "$data/demo.sql"
 	in_chroot chown -R postgres: /var/tmp/bloomcass-demo
-	step "createdb bloomcass_demo" runuser -u postgres -- createdb bloomcass_demo
-	step "psql -f test/demo.sql" runuser -u postgres -- env BLOOMCASS_SERVER_DATA=/var/tmp/bloomcass-demo \
+	step "createdb bloomcass_demo" runuser -u postgres -- env PGPORT=5433 createdb bloomcass_demo
+	step "psql -f test/demo.sql" runuser -u postgres -- env PGPORT=5433 BLOOMCASS_SERVER_DATA=/var/tmp/bloomcass-demo \
 		psql -X -v ON_ERROR_STOP=1 -d bloomcass_demo -f /var/tmp/bloomcass-demo/demo.sql
 
 	# the client, from its own package

@@ -32,6 +32,11 @@
 #                              every link between the documents leads
 #                              somewhere; no indented code block; no count
 #                              of checks and no duration in prose
+#   test/check-man.sh          bloomcass-load(1) renders without warnings,
+#                              lexgrog reads it, and it documents every
+#                              option and exit status of --help
+#   test/install-guard.sh      make install stops, naming the package,
+#                              before writing over a Debian package's file
 #   make core-c99              the core alone, strict C99, no PostgreSQL
 #   make check-symbols         no exported symbol clashes with the server
 #   make check-recursion       every recursive function is a known one,
@@ -319,6 +324,14 @@ tree_stage version check-version make PG_CONFIG="$PG_CONFIG" check-version
 tree_stage version-test version-test bash test/version.sh
 tree_stage sql-c-map sql-c-map bash test/sql-c-map.sh
 tree_stage docs docs bash test/docs.sh
+if [[ $BUILD_OK == yes ]]; then
+	tree_stage man check-man bash test/check-man.sh
+	tree_stage install-guard install-guard bash test/install-guard.sh
+else
+	record man FAILED "the build failed"
+	record install-guard FAILED "the build failed"
+	TOTAL_FAILED=$((TOTAL_FAILED + 2))
+fi
 
 simple_stage core-c99 make PG_CONFIG="$PG_CONFIG" core-c99 || true
 tree_stage recursion check-recursion make PG_CONFIG="$PG_CONFIG" check-recursion

@@ -176,6 +176,9 @@ bc_install_deps() {
 	# The toolchain, then the runtime of whichever clang that gave.
 	bc_pkg_install build-essential clang
 	bc_pkg_install liblz4-dev libsnappy-dev zlib1g-dev libzstd-dev
+	# man (man-db, groff-base, col of bsdextrautils): `man bloomcass-load`
+	# after make install, and test/check-man.sh
+	bc_pkg_install man-db groff-base bsdextrautils
 	clang_major=$(clang --version 2>/dev/null | sed -nE 's/.*clang version ([0-9]+).*/\1/p' | head -n 1)
 	[[ -n $clang_major ]] || bc_die "cannot read the version of clang"
 	bc_pkg_install "libclang-rt-$clang_major-dev"
