@@ -356,6 +356,8 @@ install() {
 	bc_log "$SUITE chroot: the README's first answer (Install from packages), as root"
 	got=$(in_chroot bash -e /var/tmp/first-answer.sh 2>&1) ||
 		bc_die "$SUITE chroot: the README's first answer failed: $got"
+	# psql pads a header to its column's width; the README's blocks do not
+	got=$(sed 's/[[:space:]]*$//' <<<"$got")
 	if [[ $got != "$(cat "$DIR/first-answer.expected")" ]]; then
 		diff -u "$DIR/first-answer.expected" - <<<"$got" >&2 || true
 		bc_die "$SUITE chroot: the README's first answer printed otherwise than the README shows (diff above: - shown, + printed)"
