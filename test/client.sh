@@ -663,6 +663,53 @@ else
 	expect "through a bind mount: mount --bind (as root)" "not mounted (user $(id -un))" "mounted"
 fi
 
+# one SSTable, one path in a chroot (src/core/bc_mounts.c): a chroot at
+# chroot/, a folder and not a mount (its root is then not in the mount
+# table), made of bind mounts of /usr (bin, lib, lib64 and sbin links to
+# it) and of the cluster's socket folder (which holds chroot/ itself: one
+# more way to the node's folder, by its whole path), in a mount namespace
+# of its own (unshare -m, its mounts gone with it); the node's folder
+# srv/node bound at a/ and c/ (two bind mounts of one folder), its parent
+# srv at b/.  Loaded through each and directly, under one label: the same
+# 4 rows, by the paths through the chroot's root (before: through the
+# socket folder's bind mount from a/, b/ and c/, through the root
+# directly, 8 rows for 4 SSTables).  Needs root; without it the check
+# fails, saying so.
+CH=$T/chroot
+CHT=srv/node/data/ks1/t1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+mkdir -p "$CH/usr" "$CH/proc" "$CH/a" "$CH/b" "$CH/c" "$CH/$CHT" "$CH$BC_CLUSTER_DIR"
+for l in bin lib lib64 sbin; do ln -sfn "usr/$l" "$CH/$l"; done
+copy_as "$NB" "$CH/$CHT/nb-1-big"; copy_as "$NBC" "$CH/$CHT/nb-2-big"
+copy_as "$NB" "$CH/$CHT/nb-3-big"; copy_as "$NBC" "$CH/$CHT/nb-4-big"
+install -m 755 "$LOAD" "$CH/bloomcass-load"
+ch_ns=
+if [[ $(id -u) -eq 0 ]]; then
+	unshare -m --propagation private sh -c "mount --bind /usr '$CH/usr' &&
+		mount --bind '$BC_CLUSTER_DIR' '$CH$BC_CLUSTER_DIR' && mount -t proc proc '$CH/proc' &&
+		mount --bind '$CH/srv/node' '$CH/a' && mount --bind '$CH/srv' '$CH/b' &&
+		mount --bind '$CH/srv/node' '$CH/c' && : >'$T/chroot.ready' && exec sleep 600" \
+		>"$T/chroot-ns.log" 2>&1 &
+	ch_ns=$!
+	for _ in $(seq 100); do [[ ! -e $T/chroot.ready ]] && kill -0 "$ch_ns" 2>/dev/null || break; sleep 0.1; done
+fi
+if [[ -e $T/chroot.ready ]]; then
+	ch_want="/$CHT/nb-1-big /$CHT/nb-2-big /$CHT/nb-3-big /$CHT/nb-4-big"
+	ch_rows() { q -c "SELECT string_agg(path, ' ' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'chroot'"; }
+	for root in /a/data /b/node/data /c/data /srv/node/data /c/data/ks1 /b; do
+		RC=0
+		LAST_LOG=$T/chroot${root//\//-}.log
+		nsenter -t "$ch_ns" -m chroot "$CH" /bloomcass-load -U loader --label chroot "$root" >"$LAST_LOG" 2>&1 || RC=$?
+		expect "in a chroot, through $root: exit status, the 4 SSTables by the path through the chroot's root" \
+			"$RC $(ch_rows)" "0 $ch_want"
+		expect "in a chroot, through $root: nothing removed" "$(removed_of "$LAST_LOG")" "0 removed"
+	done
+	kill "$ch_ns"
+	wait "$ch_ns" || true
+else
+	expect "in a chroot: unshare -m, mount --bind and chroot (as root)" \
+		"not done (user $(id -un)): $(cat "$T/chroot-ns.log" 2>/dev/null)" "done"
+fi
+
 # rows an earlier version stored by the path walked (through the link):
 # in scope (below the folder given), not seen, removed
 q -c "CREATE TEMP TABLE old AS SELECT * FROM cassandra_sstable_files WHERE label = 'lv' AND path ~ '/live/disk2/'" \
