@@ -703,12 +703,11 @@ if [[ -e $T/chroot.ready ]]; then
 			"$RC $(ch_rows)" "0 $ch_want"
 		expect "in a chroot, through $root: nothing removed" "$(removed_of "$LAST_LOG")" "0 removed"
 	done
-	kill "$ch_ns"
-	wait "$ch_ns" || true
 else
 	expect "in a chroot: unshare -m, mount --bind and chroot (as root)" \
 		"not done (user $(id -un)): $(cat "$T/chroot-ns.log" 2>/dev/null)" "done"
 fi
+[[ -z $ch_ns ]] || { kill "$ch_ns" 2>/dev/null; wait "$ch_ns" 2>/dev/null; } || true
 
 # rows an earlier version stored by the path walked (through the link):
 # in scope (below the folder given), not seen, removed
@@ -737,6 +736,93 @@ run "$T/live10.log" --label lv --keys "$LIVE/data"
 expect "readable again: removed" "$RC $(removed_of "$T/live10.log") $(lv_rows)" "0 1 removed $T1R/nb-5-big"
 expect "readable again: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/data")" ""
 expect "readable again: rows equal cassandra_sstables()" "$(compare lv "$LIVE/data" '^$')" ""
+
+# --- a data folder without any live SSTable: a disk not mounted --------------
+# (src/client/prune.c) A node of two data folders, disk1/ and disk2/, the
+# second a disk (here a tmpfs mounted at disk2/ and filled with the copies
+# -p of disk2-files/, in a mount namespace of its own: unshare -m).  With disk2/ unmounted (its mount
+# point an empty folder, as when the disk fails to mount at boot) a run
+# prunes disk1/ as usual and keeps disk2/'s rows, saying so (exit status
+# 5); mounted again they are unchanged; --prune-empty removes them.  A
+# folder given that is empty of live SSTables (all deleted) keeps its rows
+# too.  Before: the rows below the empty folder removed, back on the next
+# run.  Needs root; without it the check fails, saying so.
+N2=$T/node2
+N2T1=$N2/disk1/ks1/t1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+N2T2=$N2/disk2-files/ks2/t2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+mkdir -p "$N2T1" "$N2T2" "$N2/disk2"
+copy_as "$NB" "$N2T1/nb-1-big"; copy_as "$NBC" "$N2T1/nb-2-big"
+copy_as "$NB" "$N2T2/nb-1-big"; copy_as "$NBC" "$N2T2/nb-2-big"
+un_ns=
+if [[ $(id -u) -eq 0 ]]; then
+	unshare -m --propagation private sh -c ": >'$T/unmounted.ready' && exec sleep 600" \
+		>"$T/unmounted-ns.log" 2>&1 &
+	un_ns=$!
+	for _ in $(seq 100); do [[ ! -e $T/unmounted.ready ]] && kill -0 "$un_ns" 2>/dev/null || break; sleep 0.1; done
+fi
+# the disk mounted: the same files, the same modification times
+mount_disk2() {
+	nsenter -t "$un_ns" -m sh -c "mount -t tmpfs tmpfs '$N2/disk2' && cp -pR '$N2/disk2-files/.' '$N2/disk2/'"
+}
+if [[ -e $T/unmounted.ready ]] && mount_disk2; then
+	# un_run LOG ARGS...: the loader in the namespace, label un
+	un_run() {
+		local log=$1
+		shift
+		RC=0
+		LAST_LOG=$log
+		nsenter -t "$un_ns" -m "$LOAD" -U loader --label un "$@" >"$log" 2>&1 || RC=$?
+	}
+	un_rows() {
+		q -c "SELECT string_agg(regexp_replace(path, '^.*/node2/', ''), ' ' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'un'"
+	}
+	D1R=disk1/ks1/t1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+	D2R=disk2/ks2/t2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+	un_run "$T/un1.log" "$N2/disk1" "$N2/disk2"
+	expect "two data folders: loaded" "$RC $(summary_of "$T/un1.log" | sed 's/; [^;]* sent in .*//') $(un_rows)" \
+		"0 4 SSTables: 4 loaded, 0 unchanged, 0 failed, 0 not done; 0 removed $D1R/nb-1-big $D1R/nb-2-big $D2R/nb-1-big $D2R/nb-2-big"
+	rm -f "$N2T1"/nb-2-big-*
+	nsenter -t "$un_ns" -m umount "$N2/disk2"
+	un_run "$T/un2.log" "$N2/disk1" "$N2/disk2"
+	expect "a disk not mounted: exit status 5, the other folder pruned, its rows kept" \
+		"$RC $(removed_of "$T/un2.log") $(un_rows)" \
+		"5 1 removed $D1R/nb-1-big $D2R/nb-1-big $D2R/nb-2-big"
+	expect "a disk not mounted: said so" "$(grep -v ' SSTables\?: ' "$T/un2.log")" \
+"bloomcass-load: warning: no live SSTable found in $N2/disk2
+bloomcass-load: warning: 2 rows of label \"un\" below $N2/disk2 kept (a disk not mounted leaves an empty folder; --prune-empty removes them)"
+	mount_disk2
+	un_run "$T/un3.log" "$N2/disk1" "$N2/disk2"
+	expect "mounted again: nothing loaded, nothing removed" \
+		"$RC $(summary_of "$T/un3.log" | sed 's/; [^;]* sent in .*//') $(un_rows)" \
+		"0 3 SSTables: 0 loaded, 3 unchanged, 0 failed, 0 not done; 0 removed $D1R/nb-1-big $D2R/nb-1-big $D2R/nb-2-big"
+	nsenter -t "$un_ns" -m umount "$N2/disk2"
+	un_run "$T/un4.log" --prune-empty "$N2/disk1" "$N2/disk2"
+	expect "--prune-empty: its rows removed (exit status 5)" "$RC $(removed_of "$T/un4.log") $(un_rows)" \
+		"5 2 removed $D1R/nb-1-big"
+	expect "--prune-empty: the warning alone" "$(grep -v ' SSTables\?: ' "$T/un4.log")" \
+		"bloomcass-load: warning: no live SSTable found in $N2/disk2"
+else
+	expect "a disk not mounted: unshare -m and mount -t tmpfs (as root)" \
+		"not done (user $(id -un)): $(cat "$T/unmounted-ns.log" 2>/dev/null)" "done"
+fi
+[[ -z $un_ns ]] || { kill "$un_ns" 2>/dev/null; wait "$un_ns" 2>/dev/null; } || true
+# a table folder given whose SSTables are all gone (compacted away, or
+# the table dropped): kept, then --prune-empty
+em_rows() {
+	q -c "SELECT count(*) || ' ' || (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'em') FROM cassandra_sstable_files WHERE label = 'em'"
+}
+run "$T/em1.log" --label em --keys "$N2/disk1/ks1"
+expect "a table folder: loaded (rows, keys)" "$RC $(em_rows)" "0 1 5"
+rm -f "$N2T1"/nb-1-big-*
+run "$T/em2.log" --label em --keys "$N2/disk1/ks1"
+expect "a table folder emptied: exit status 5, its row and keys kept" "$RC $(removed_of "$T/em2.log") $(em_rows)" \
+	"5 0 removed 1 5"
+expect "a table folder emptied: said so" "$(grep -v ' SSTables\?: ' "$T/em2.log")" \
+"bloomcass-load: warning: no live SSTable found in $N2/disk1/ks1
+bloomcass-load: warning: 1 row of label \"em\" below $N2/disk1/ks1 kept (a disk not mounted leaves an empty folder; --prune-empty removes them)"
+run "$T/em3.log" --label em --keys --prune-empty "$N2/disk1/ks1"
+expect "a table folder emptied, --prune-empty: removed with its keys" "$RC $(removed_of "$T/em3.log") $(em_rows)" \
+	"5 1 removed 0 0"
 
 # --- a table made by 1.5 (filter_db bytea beside filter), then without it ----
 # the 1.5 client's CREATE TABLE (tables.c at cd1c12b), word for word
