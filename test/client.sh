@@ -682,6 +682,7 @@ for l in bin lib lib64 sbin; do ln -sfn "usr/$l" "$CH/$l"; done
 copy_as "$NB" "$CH/$CHT/nb-1-big"; copy_as "$NBC" "$CH/$CHT/nb-2-big"
 copy_as "$NB" "$CH/$CHT/nb-3-big"; copy_as "$NBC" "$CH/$CHT/nb-4-big"
 install -m 755 "$LOAD" "$CH/bloomcass-load"
+ch_want="/$CHT/nb-1-big /$CHT/nb-2-big /$CHT/nb-3-big /$CHT/nb-4-big"
 ch_ns=
 if [[ $(id -u) -eq 0 ]]; then
 	unshare -m --propagation private sh -c "mount --bind /usr '$CH/usr' &&
@@ -693,7 +694,6 @@ if [[ $(id -u) -eq 0 ]]; then
 	for _ in $(seq 100); do [[ ! -e $T/chroot.ready ]] && kill -0 "$ch_ns" 2>/dev/null || break; sleep 0.1; done
 fi
 if [[ -e $T/chroot.ready ]]; then
-	ch_want="/$CHT/nb-1-big /$CHT/nb-2-big /$CHT/nb-3-big /$CHT/nb-4-big"
 	ch_rows() { q -c "SELECT string_agg(path, ' ' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'chroot'"; }
 	for root in /a/data /b/node/data /c/data /srv/node/data /c/data/ks1 /b; do
 		RC=0
@@ -708,6 +708,44 @@ else
 		"not done (user $(id -un)): $(cat "$T/chroot-ns.log" 2>/dev/null)" "done"
 fi
 [[ -z $ch_ns ]] || { kill "$ch_ns" 2>/dev/null; wait "$ch_ns" 2>/dev/null; } || true
+
+# the same in a container: its root a mount of its own (container/ bound
+# on itself, pivot_root into it, the old root unmounted), listed at / with
+# container/'s path as its root; the cluster's socket alone bound into it.
+# Through each bind mount and directly: the path through the container's
+# root, 4 rows (as before 1.6: the root's mount shows most of the disk).  Needs root; without it the check fails, saying so.
+CT=$T/container
+mkdir -p "$CT/usr" "$CT/proc" "$CT/a" "$CT/b" "$CT/c" "$CT/oldroot" "$CT/$CHT" "$CT$BC_CLUSTER_DIR"
+for l in bin lib lib64 sbin; do ln -sfn "usr/$l" "$CT/$l"; done
+: >"$CT$BC_CLUSTER_DIR/.s.PGSQL.$PGPORT"
+for f in "$CH/$CHT"/*; do cp -p "$f" "$CT/$CHT/"; done
+install -m 755 "$LOAD" "$CT/bloomcass-load"
+ct_ns=
+if [[ $(id -u) -eq 0 ]]; then
+	unshare -m --propagation private sh -c "mount --bind /usr '$CT/usr' &&
+		mount --bind '$BC_CLUSTER_DIR/.s.PGSQL.$PGPORT' '$CT$BC_CLUSTER_DIR/.s.PGSQL.$PGPORT' &&
+		mount --rbind '$CT' '$CT' && cd '$CT' && pivot_root . oldroot && mount -t proc proc /proc &&
+		umount -l /oldroot && mount --bind /srv/node /a && mount --bind /srv /b &&
+		mount --bind /srv/node /c && : >/ready && exec sleep 600" >"$T/container-ns.log" 2>&1 &
+	ct_ns=$!
+	for _ in $(seq 100); do [[ ! -e $CT/ready ]] && kill -0 "$ct_ns" 2>/dev/null || break; sleep 0.1; done
+fi
+if [[ -e $CT/ready ]]; then
+	expect "in a container: its root a mount listed at /" \
+		"$(nsenter -t "$ct_ns" -m -r cat /proc/self/mountinfo | awk '$5 == "/" { print $4 }')" "$CT"
+	ct_rows() { q -c "SELECT string_agg(path, ' ' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'container'"; }
+	for root in /a/data /b/node/data /c/data /srv/node/data /b; do
+		RC=0
+		LAST_LOG=$T/container${root//\//-}.log
+		nsenter -t "$ct_ns" -m -r -w /bloomcass-load -U loader --label container "$root" >"$LAST_LOG" 2>&1 || RC=$?
+		expect "in a container, through $root: exit status, the 4 SSTables by the path through its root, nothing removed" \
+			"$RC $(ct_rows) $(removed_of "$LAST_LOG")" "0 $ch_want 0 removed"
+	done
+else
+	expect "in a container: unshare -m, mount --bind and pivot_root (as root)" \
+		"not done (user $(id -un)): $(cat "$T/container-ns.log" 2>/dev/null)" "done"
+fi
+[[ -z $ct_ns ]] || { kill "$ct_ns" 2>/dev/null; wait "$ct_ns" 2>/dev/null; } || true
 
 # rows an earlier version stored by the path walked (through the link):
 # in scope (below the folder given), not seen, removed
