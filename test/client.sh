@@ -999,6 +999,8 @@ expect "piped: no progress" "$(grep -c $'\r' "$T/pipe.log" || true)" 0
 RC=0
 "$LOAD" -U loader --help >"$T/help.log" 2>&1 || RC=$?
 expect "--help: exit status 0 and the exit statuses" "$RC $(grep -c 'Exit status' "$T/help.log")" "0 1"
+expect "--help: --prune-empty, and the rows of a DATA_DIR without live SSTables kept" \
+	"$(grep -c -e '--prune-empty' "$T/help.log") $(grep -c 'of, and the rows below it are kept' "$T/help.log")" "3 1"
 expect "--help: -k reads Index.db, and Partitions.db of a trie-indexed SSTable" \
 	"$(grep -A1 -e '--keys' "$T/help.log" | grep -c -e 'from Index.db, or from Partitions.db when trie-indexed')" 1
 
