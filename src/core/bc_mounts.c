@@ -298,7 +298,6 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 
 		if (strcmp(m[i].point, "/") == 0)
 			root_listed = 1;
-
 		if (below(real, m[i].point) != NULL && (!found || pl >= best_point))
 		{
 			found = 1;
