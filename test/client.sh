@@ -663,6 +663,13 @@ else
 	expect "through a bind mount: mount --bind (as root)" "not mounted (user $(id -un))" "mounted"
 fi
 
+# ns_private: $T bound on itself and made private (once), so that what a
+# mount namespace of its own (unshare -m --propagation unchanged) mounts
+# below $T stays in it: unshare's own --propagation private remounts /,
+# which is no mount in a chroot (the test command runs this file in Debian
+# chroots too)
+ns_private() { mountpoint -q "$T" || { mount --bind "$T" "$T" && mount --make-private "$T"; }; }
+
 # one SSTable, one path in a chroot (src/core/bc_mounts.c): a chroot at
 # chroot/, a folder and not a mount (its root is then not in the mount
 # table), made of bind mounts of /usr (bin, lib, lib64 and sbin links to
@@ -684,8 +691,8 @@ copy_as "$NB" "$CH/$CHT/nb-3-big"; copy_as "$NBC" "$CH/$CHT/nb-4-big"
 install -m 755 "$LOAD" "$CH/bloomcass-load"
 ch_want="/$CHT/nb-1-big /$CHT/nb-2-big /$CHT/nb-3-big /$CHT/nb-4-big"
 ch_ns=
-if [[ $(id -u) -eq 0 ]]; then
-	unshare -m --propagation private sh -c "mount --bind /usr '$CH/usr' &&
+if [[ $(id -u) -eq 0 ]] && ns_private; then
+	unshare -m --propagation unchanged sh -c "mount --bind /usr '$CH/usr' &&
 		mount --bind '$BC_CLUSTER_DIR' '$CH$BC_CLUSTER_DIR' && mount -t proc proc '$CH/proc' &&
 		mount --bind '$CH/srv/node' '$CH/a' && mount --bind '$CH/srv' '$CH/b' &&
 		mount --bind '$CH/srv/node' '$CH/c' && : >'$T/chroot.ready' && exec sleep 600" \
@@ -698,7 +705,7 @@ if [[ -e $T/chroot.ready ]]; then
 	for root in /a/data /b/node/data /c/data /srv/node/data /c/data/ks1 /b; do
 		RC=0
 		LAST_LOG=$T/chroot${root//\//-}.log
-		nsenter -t "$ch_ns" -m chroot "$CH" /bloomcass-load -U loader --label chroot "$root" >"$LAST_LOG" 2>&1 || RC=$?
+		nsenter -t "$ch_ns" -m -r -w chroot "$CH" /bloomcass-load -U loader --label chroot "$root" >"$LAST_LOG" 2>&1 || RC=$?
 		expect "in a chroot, through $root: exit status, the 4 SSTables by the path through the chroot's root" \
 			"$RC $(ch_rows)" "0 $ch_want"
 		expect "in a chroot, through $root: nothing removed" "$(removed_of "$LAST_LOG")" "0 removed"
@@ -710,29 +717,33 @@ fi
 [[ -z $ch_ns ]] || { kill "$ch_ns" 2>/dev/null; wait "$ch_ns" 2>/dev/null; } || true
 
 # the same in a container: its root a mount of its own (container/ bound
-# on itself, pivot_root into it, the old root unmounted), listed at / with
-# container/'s path as its root; the cluster's socket alone bound into it.
+# on itself and chrooted into, so that it is listed at / with container/'s
+# path as its root and the mounts outside it are not, as after pivot_root,
+# which a chroot cannot do); the cluster's socket alone bound into it.
 # Through each bind mount and directly: the path through the container's
 # root, 4 rows (as before 1.6: the root's mount shows most of the disk).  Needs root; without it the check fails, saying so.
 CT=$T/container
-mkdir -p "$CT/usr" "$CT/proc" "$CT/a" "$CT/b" "$CT/c" "$CT/oldroot" "$CT/$CHT" "$CT$BC_CLUSTER_DIR"
+mkdir -p "$CT/usr" "$CT/proc" "$CT/a" "$CT/b" "$CT/c" "$CT/$CHT" "$CT$BC_CLUSTER_DIR"
 for l in bin lib lib64 sbin; do ln -sfn "usr/$l" "$CT/$l"; done
 : >"$CT$BC_CLUSTER_DIR/.s.PGSQL.$PGPORT"
 for f in "$CH/$CHT"/*; do cp -p "$f" "$CT/$CHT/"; done
 install -m 755 "$LOAD" "$CT/bloomcass-load"
 ct_ns=
-if [[ $(id -u) -eq 0 ]]; then
-	unshare -m --propagation private sh -c "mount --bind /usr '$CT/usr' &&
+if [[ $(id -u) -eq 0 ]] && ns_private; then
+	unshare -m --propagation unchanged sh -c "mount --bind /usr '$CT/usr' &&
 		mount --bind '$BC_CLUSTER_DIR/.s.PGSQL.$PGPORT' '$CT$BC_CLUSTER_DIR/.s.PGSQL.$PGPORT' &&
-		mount --rbind '$CT' '$CT' && cd '$CT' && pivot_root . oldroot && mount -t proc proc /proc &&
-		umount -l /oldroot && mount --bind /srv/node /a && mount --bind /srv /b &&
-		mount --bind /srv/node /c && : >/ready && exec sleep 600" >"$T/container-ns.log" 2>&1 &
+		mount --rbind '$CT' '$CT' && mount -t proc proc '$CT/proc' &&
+		mount --bind '$CT/srv/node' '$CT/a' && mount --bind '$CT/srv' '$CT/b' &&
+		mount --bind '$CT/srv/node' '$CT/c' && : >'$CT/ready' && exec chroot '$CT' sleep 600" \
+		>"$T/container-ns.log" 2>&1 &
 	ct_ns=$!
 	for _ in $(seq 100); do [[ ! -e $CT/ready ]] && kill -0 "$ct_ns" 2>/dev/null || break; sleep 0.1; done
 fi
 if [[ -e $CT/ready ]]; then
-	expect "in a container: its root a mount listed at /" \
-		"$(nsenter -t "$ct_ns" -m -r cat /proc/self/mountinfo | awk '$5 == "/" { print $4 }')" "$CT"
+	# (its root: container/'s path, from the root of the whole filesystem)
+	ct_root=$(nsenter -t "$ct_ns" -m -r -w cat /proc/self/mountinfo | awk '$5 == "/" { print $4 }')
+	expect "in a container: its root a mount listed at /, container/" \
+		"$([[ $ct_root == *"$CT" ]] && echo container/ || echo "$ct_root")" container/
 	ct_rows() { q -c "SELECT string_agg(path, ' ' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'container'"; }
 	for root in /a/data /b/node/data /c/data /srv/node/data /b; do
 		RC=0
@@ -742,7 +753,7 @@ if [[ -e $CT/ready ]]; then
 			"$RC $(ct_rows) $(removed_of "$LAST_LOG")" "0 $ch_want 0 removed"
 	done
 else
-	expect "in a container: unshare -m, mount --bind and pivot_root (as root)" \
+	expect "in a container: unshare -m, mount --bind and chroot (as root)" \
 		"not done (user $(id -un)): $(cat "$T/container-ns.log" 2>/dev/null)" "done"
 fi
 [[ -z $ct_ns ]] || { kill "$ct_ns" 2>/dev/null; wait "$ct_ns" 2>/dev/null; } || true
@@ -792,15 +803,15 @@ mkdir -p "$N2T1" "$N2T2" "$N2/disk2"
 copy_as "$NB" "$N2T1/nb-1-big"; copy_as "$NBC" "$N2T1/nb-2-big"
 copy_as "$NB" "$N2T2/nb-1-big"; copy_as "$NBC" "$N2T2/nb-2-big"
 un_ns=
-if [[ $(id -u) -eq 0 ]]; then
-	unshare -m --propagation private sh -c ": >'$T/unmounted.ready' && exec sleep 600" \
+if [[ $(id -u) -eq 0 ]] && ns_private; then
+	unshare -m --propagation unchanged sh -c ": >'$T/unmounted.ready' && exec sleep 600" \
 		>"$T/unmounted-ns.log" 2>&1 &
 	un_ns=$!
 	for _ in $(seq 100); do [[ ! -e $T/unmounted.ready ]] && kill -0 "$un_ns" 2>/dev/null || break; sleep 0.1; done
 fi
 # the disk mounted: the same files, the same modification times
 mount_disk2() {
-	nsenter -t "$un_ns" -m sh -c "mount -t tmpfs tmpfs '$N2/disk2' && cp -pR '$N2/disk2-files/.' '$N2/disk2/'"
+	nsenter -t "$un_ns" -m -r -w sh -c "mount -t tmpfs tmpfs '$N2/disk2' && cp -pR '$N2/disk2-files/.' '$N2/disk2/'"
 }
 if [[ -e $T/unmounted.ready ]] && mount_disk2; then
 	# un_run LOG ARGS...: the loader in the namespace, label un
@@ -809,7 +820,7 @@ if [[ -e $T/unmounted.ready ]] && mount_disk2; then
 		shift
 		RC=0
 		LAST_LOG=$log
-		nsenter -t "$un_ns" -m "$LOAD" -U loader --label un "$@" >"$log" 2>&1 || RC=$?
+		nsenter -t "$un_ns" -m -r -w "$LOAD" -U loader --label un "$@" >"$log" 2>&1 || RC=$?
 	}
 	un_rows() {
 		q -c "SELECT string_agg(regexp_replace(path, '^.*/node2/', ''), ' ' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'un'"
@@ -820,7 +831,7 @@ if [[ -e $T/unmounted.ready ]] && mount_disk2; then
 	expect "two data folders: loaded" "$RC $(summary_of "$T/un1.log" | sed 's/; [^;]* sent in .*//') $(un_rows)" \
 		"0 4 SSTables: 4 loaded, 0 unchanged, 0 failed, 0 not done; 0 removed $D1R/nb-1-big $D1R/nb-2-big $D2R/nb-1-big $D2R/nb-2-big"
 	rm -f "$N2T1"/nb-2-big-*
-	nsenter -t "$un_ns" -m umount "$N2/disk2"
+	nsenter -t "$un_ns" -m -r -w umount "$N2/disk2"
 	un_run "$T/un2.log" "$N2/disk1" "$N2/disk2"
 	expect "a disk not mounted: exit status 5, the other folder pruned, its rows kept" \
 		"$RC $(removed_of "$T/un2.log") $(un_rows)" \
@@ -833,7 +844,7 @@ bloomcass-load: warning: 2 rows of label \"un\" below $N2/disk2 kept (a disk not
 	expect "mounted again: nothing loaded, nothing removed" \
 		"$RC $(summary_of "$T/un3.log" | sed 's/; [^;]* sent in .*//') $(un_rows)" \
 		"0 3 SSTables: 0 loaded, 3 unchanged, 0 failed, 0 not done; 0 removed $D1R/nb-1-big $D2R/nb-1-big $D2R/nb-2-big"
-	nsenter -t "$un_ns" -m umount "$N2/disk2"
+	nsenter -t "$un_ns" -m -r -w umount "$N2/disk2"
 	un_run "$T/un4.log" --prune-empty "$N2/disk1" "$N2/disk2"
 	expect "--prune-empty: its rows removed (exit status 5)" "$RC $(removed_of "$T/un4.log") $(un_rows)" \
 		"5 2 removed $D1R/nb-1-big"
@@ -844,6 +855,7 @@ else
 		"not done (user $(id -un)): $(cat "$T/unmounted-ns.log" 2>/dev/null)" "done"
 fi
 [[ -z $un_ns ]] || { kill "$un_ns" 2>/dev/null; wait "$un_ns" 2>/dev/null; } || true
+! mountpoint -q "$T" || umount "$T" || umount -l "$T"
 # a table folder given whose SSTables are all gone (compacted away, or
 # the table dropped): kept, then --prune-empty
 em_rows() {
