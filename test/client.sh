@@ -721,7 +721,8 @@ fi
 # path as its root and the mounts outside it are not, as after pivot_root,
 # which a chroot cannot do); the cluster's socket alone bound into it.
 # Through each bind mount and directly: the path through the container's
-# root, 4 rows (as before 1.6: the root's mount shows most of the disk).  Needs root; without it the check fails, saying so.
+# root, 4 rows (as before 1.6: the root's mount shows most of the disk).
+# Needs root; without it the check fails, saying so.
 CT=$T/container
 mkdir -p "$CT/usr" "$CT/proc" "$CT/a" "$CT/b" "$CT/c" "$CT/$CHT" "$CT$BC_CLUSTER_DIR"
 for l in bin lib lib64 sbin; do ln -sfn "usr/$l" "$CT/$l"; done
@@ -789,13 +790,14 @@ expect "readable again: rows equal cassandra_sstables()" "$(compare lv "$LIVE/da
 # --- a data folder without any live SSTable: a disk not mounted --------------
 # (src/client/prune.c) A node of two data folders, disk1/ and disk2/, the
 # second a disk (here a tmpfs mounted at disk2/ and filled with the copies
-# -p of disk2-files/, in a mount namespace of its own: unshare -m).  With disk2/ unmounted (its mount
-# point an empty folder, as when the disk fails to mount at boot) a run
-# prunes disk1/ as usual and keeps disk2/'s rows, saying so (exit status
-# 5); mounted again they are unchanged; --prune-empty removes them.  A
-# folder given that is empty of live SSTables (all deleted) keeps its rows
-# too.  Before: the rows below the empty folder removed, back on the next
-# run.  Needs root; without it the check fails, saying so.
+# -p of disk2-files/, in a mount namespace of its own: unshare -m).  With
+# disk2/ unmounted (its mount point an empty folder, as when the disk fails
+# to mount at boot) a run prunes disk1/ as usual and keeps disk2/'s rows,
+# saying so (exit status 5); mounted again they are unchanged;
+# --prune-empty removes them.  A folder given that is empty of live
+# SSTables (all deleted) keeps its rows too.  Before: the rows below the
+# empty folder removed, back on the next run.  Needs root; without it the
+# check fails, saying so.
 N2=$T/node2
 N2T1=$N2/disk1/ks1/t1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 N2T2=$N2/disk2-files/ks2/t2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
