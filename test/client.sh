@@ -663,6 +663,102 @@ else
 	expect "through a bind mount: mount --bind (as root)" "not mounted (user $(id -un))" "mounted"
 fi
 
+# ns_private: $T bound on itself and made private (once), so that what a
+# mount namespace of its own (unshare -m --propagation unchanged) mounts
+# below $T stays in it: unshare's own --propagation private remounts /,
+# which is no mount in a chroot (the test command runs this file in Debian
+# chroots too)
+ns_private() { mountpoint -q "$T" || { mount --bind "$T" "$T" && mount --make-private "$T"; }; }
+
+# one SSTable, one path in a chroot (src/core/bc_mounts.c): a chroot at
+# chroot/, a folder and not a mount (its root is then not in the mount
+# table), made of bind mounts of /usr (bin, lib, lib64 and sbin links to
+# it) and of the cluster's socket folder (which holds chroot/ itself: one
+# more way to the node's folder, by its whole path), in a mount namespace
+# of its own (unshare -m, its mounts gone with it); the node's folder
+# srv/node bound at a/ and c/ (two bind mounts of one folder), its parent
+# srv at b/.  Loaded through each and directly, under one label: the same
+# 4 rows, by the paths through the chroot's root (before: through the
+# socket folder's bind mount from a/, b/ and c/, through the root
+# directly, 8 rows for 4 SSTables).  Needs root; without it the check
+# fails, saying so.
+CH=$T/chroot
+CHT=srv/node/data/ks1/t1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+mkdir -p "$CH/usr" "$CH/proc" "$CH/a" "$CH/b" "$CH/c" "$CH/$CHT" "$CH$BC_CLUSTER_DIR"
+for l in bin lib lib64 sbin; do ln -sfn "usr/$l" "$CH/$l"; done
+copy_as "$NB" "$CH/$CHT/nb-1-big"; copy_as "$NBC" "$CH/$CHT/nb-2-big"
+copy_as "$NB" "$CH/$CHT/nb-3-big"; copy_as "$NBC" "$CH/$CHT/nb-4-big"
+install -m 755 "$LOAD" "$CH/bloomcass-load"
+ch_want="/$CHT/nb-1-big /$CHT/nb-2-big /$CHT/nb-3-big /$CHT/nb-4-big"
+ch_ns=
+if [[ $(id -u) -eq 0 ]] && ns_private; then
+	unshare -m --propagation unchanged sh -c "mount --bind /usr '$CH/usr' &&
+		mount --bind '$BC_CLUSTER_DIR' '$CH$BC_CLUSTER_DIR' && mount -t proc proc '$CH/proc' &&
+		mount --bind '$CH/srv/node' '$CH/a' && mount --bind '$CH/srv' '$CH/b' &&
+		mount --bind '$CH/srv/node' '$CH/c' && : >'$T/chroot.ready' && exec sleep 600" \
+		>"$T/chroot-ns.log" 2>&1 &
+	ch_ns=$!
+	for _ in $(seq 100); do [[ ! -e $T/chroot.ready ]] && kill -0 "$ch_ns" 2>/dev/null || break; sleep 0.1; done
+fi
+if [[ -e $T/chroot.ready ]]; then
+	ch_rows() { q -c "SELECT string_agg(path, ' ' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'chroot'"; }
+	for root in /a/data /b/node/data /c/data /srv/node/data /c/data/ks1 /b; do
+		RC=0
+		LAST_LOG=$T/chroot${root//\//-}.log
+		nsenter -t "$ch_ns" -m -r -w chroot "$CH" /bloomcass-load -U loader --label chroot "$root" >"$LAST_LOG" 2>&1 || RC=$?
+		expect "in a chroot, through $root: exit status, the 4 SSTables by the path through the chroot's root" \
+			"$RC $(ch_rows)" "0 $ch_want"
+		expect "in a chroot, through $root: nothing removed" "$(removed_of "$LAST_LOG")" "0 removed"
+	done
+else
+	expect "in a chroot: unshare -m, mount --bind and chroot (as root)" \
+		"not done (user $(id -un)): $(cat "$T/chroot-ns.log" 2>/dev/null)" "done"
+fi
+[[ -z $ch_ns ]] || { kill "$ch_ns" 2>/dev/null; wait "$ch_ns" 2>/dev/null; } || true
+
+# the same in a container: its root a mount of its own (container/ bound
+# on itself and chrooted into, so that it is listed at / with container/'s
+# path as its root and the mounts outside it are not, as after pivot_root,
+# which a chroot cannot do); the cluster's socket alone bound into it.
+# Through each bind mount and directly: the path through the container's
+# root, 4 rows (as before 1.6: the root's mount shows most of the disk).
+# Needs root; without it the check fails, saying so.
+CT=$T/container
+mkdir -p "$CT/usr" "$CT/proc" "$CT/a" "$CT/b" "$CT/c" "$CT/$CHT" "$CT$BC_CLUSTER_DIR"
+for l in bin lib lib64 sbin; do ln -sfn "usr/$l" "$CT/$l"; done
+: >"$CT$BC_CLUSTER_DIR/.s.PGSQL.$PGPORT"
+for f in "$CH/$CHT"/*; do cp -p "$f" "$CT/$CHT/"; done
+install -m 755 "$LOAD" "$CT/bloomcass-load"
+ct_ns=
+if [[ $(id -u) -eq 0 ]] && ns_private; then
+	unshare -m --propagation unchanged sh -c "mount --bind /usr '$CT/usr' &&
+		mount --bind '$BC_CLUSTER_DIR/.s.PGSQL.$PGPORT' '$CT$BC_CLUSTER_DIR/.s.PGSQL.$PGPORT' &&
+		mount --rbind '$CT' '$CT' && mount -t proc proc '$CT/proc' &&
+		mount --bind '$CT/srv/node' '$CT/a' && mount --bind '$CT/srv' '$CT/b' &&
+		mount --bind '$CT/srv/node' '$CT/c' && : >'$CT/ready' && exec chroot '$CT' sleep 600" \
+		>"$T/container-ns.log" 2>&1 &
+	ct_ns=$!
+	for _ in $(seq 100); do [[ ! -e $CT/ready ]] && kill -0 "$ct_ns" 2>/dev/null || break; sleep 0.1; done
+fi
+if [[ -e $CT/ready ]]; then
+	# (its root: container/'s path, from the root of the whole filesystem)
+	ct_root=$(nsenter -t "$ct_ns" -m -r -w cat /proc/self/mountinfo | awk '$5 == "/" { print $4 }')
+	expect "in a container: its root a mount listed at /, container/" \
+		"$([[ $ct_root == *"$CT" ]] && echo container/ || echo "$ct_root")" container/
+	ct_rows() { q -c "SELECT string_agg(path, ' ' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'container'"; }
+	for root in /a/data /b/node/data /c/data /srv/node/data /b; do
+		RC=0
+		LAST_LOG=$T/container${root//\//-}.log
+		nsenter -t "$ct_ns" -m -r -w /bloomcass-load -U loader --label container "$root" >"$LAST_LOG" 2>&1 || RC=$?
+		expect "in a container, through $root: exit status, the 4 SSTables by the path through its root, nothing removed" \
+			"$RC $(ct_rows) $(removed_of "$LAST_LOG")" "0 $ch_want 0 removed"
+	done
+else
+	expect "in a container: unshare -m, mount --bind and chroot (as root)" \
+		"not done (user $(id -un)): $(cat "$T/container-ns.log" 2>/dev/null)" "done"
+fi
+[[ -z $ct_ns ]] || { kill "$ct_ns" 2>/dev/null; wait "$ct_ns" 2>/dev/null; } || true
+
 # rows an earlier version stored by the path walked (through the link):
 # in scope (below the folder given), not seen, removed
 q -c "CREATE TEMP TABLE old AS SELECT * FROM cassandra_sstable_files WHERE label = 'lv' AND path ~ '/live/disk2/'" \
@@ -690,6 +786,95 @@ run "$T/live10.log" --label lv --keys "$LIVE/data"
 expect "readable again: removed" "$RC $(removed_of "$T/live10.log") $(lv_rows)" "0 1 removed $T1R/nb-5-big"
 expect "readable again: rows and keys those of a fresh load" "$(fresh_differs lv "$LIVE/data")" ""
 expect "readable again: rows equal cassandra_sstables()" "$(compare lv "$LIVE/data" '^$')" ""
+
+# --- a data folder without any live SSTable: a disk not mounted --------------
+# (src/client/prune.c) A node of two data folders, disk1/ and disk2/, the
+# second a disk (here a tmpfs mounted at disk2/ and filled with the copies
+# -p of disk2-files/, in a mount namespace of its own: unshare -m).  With
+# disk2/ unmounted (its mount point an empty folder, as when the disk fails
+# to mount at boot) a run prunes disk1/ as usual and keeps disk2/'s rows,
+# saying so (exit status 5); mounted again they are unchanged;
+# --prune-empty removes them.  A folder given that is empty of live
+# SSTables (all deleted) keeps its rows too.  Before: the rows below the
+# empty folder removed, back on the next run.  Needs root; without it the
+# check fails, saying so.
+N2=$T/node2
+N2T1=$N2/disk1/ks1/t1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+N2T2=$N2/disk2-files/ks2/t2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+mkdir -p "$N2T1" "$N2T2" "$N2/disk2"
+copy_as "$NB" "$N2T1/nb-1-big"; copy_as "$NBC" "$N2T1/nb-2-big"
+copy_as "$NB" "$N2T2/nb-1-big"; copy_as "$NBC" "$N2T2/nb-2-big"
+un_ns=
+if [[ $(id -u) -eq 0 ]] && ns_private; then
+	unshare -m --propagation unchanged sh -c ": >'$T/unmounted.ready' && exec sleep 600" \
+		>"$T/unmounted-ns.log" 2>&1 &
+	un_ns=$!
+	for _ in $(seq 100); do [[ ! -e $T/unmounted.ready ]] && kill -0 "$un_ns" 2>/dev/null || break; sleep 0.1; done
+fi
+# the disk mounted: the same files, the same modification times
+mount_disk2() {
+	nsenter -t "$un_ns" -m -r -w sh -c "mount -t tmpfs tmpfs '$N2/disk2' && cp -pR '$N2/disk2-files/.' '$N2/disk2/'"
+}
+if [[ -e $T/unmounted.ready ]] && mount_disk2; then
+	# un_run LOG ARGS...: the loader in the namespace, label un
+	un_run() {
+		local log=$1
+		shift
+		RC=0
+		LAST_LOG=$log
+		nsenter -t "$un_ns" -m -r -w "$LOAD" -U loader --label un "$@" >"$log" 2>&1 || RC=$?
+	}
+	un_rows() {
+		q -c "SELECT string_agg(regexp_replace(path, '^.*/node2/', ''), ' ' ORDER BY path) FROM cassandra_sstable_files WHERE label = 'un'"
+	}
+	D1R=disk1/ks1/t1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+	D2R=disk2/ks2/t2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+	un_run "$T/un1.log" "$N2/disk1" "$N2/disk2"
+	expect "two data folders: loaded" "$RC $(summary_of "$T/un1.log" | sed 's/; [^;]* sent in .*//') $(un_rows)" \
+		"0 4 SSTables: 4 loaded, 0 unchanged, 0 failed, 0 not done; 0 removed $D1R/nb-1-big $D1R/nb-2-big $D2R/nb-1-big $D2R/nb-2-big"
+	rm -f "$N2T1"/nb-2-big-*
+	nsenter -t "$un_ns" -m -r -w umount "$N2/disk2"
+	un_run "$T/un2.log" "$N2/disk1" "$N2/disk2"
+	expect "a disk not mounted: exit status 5, the other folder pruned, its rows kept" \
+		"$RC $(removed_of "$T/un2.log") $(un_rows)" \
+		"5 1 removed $D1R/nb-1-big $D2R/nb-1-big $D2R/nb-2-big"
+	expect "a disk not mounted: said so" "$(grep -v ' SSTables\?: ' "$T/un2.log")" \
+"bloomcass-load: warning: no live SSTable found in $N2/disk2
+bloomcass-load: warning: 2 rows of label \"un\" below $N2/disk2 kept (a disk not mounted leaves an empty folder; --prune-empty removes them)"
+	mount_disk2
+	un_run "$T/un3.log" "$N2/disk1" "$N2/disk2"
+	expect "mounted again: nothing loaded, nothing removed" \
+		"$RC $(summary_of "$T/un3.log" | sed 's/; [^;]* sent in .*//') $(un_rows)" \
+		"0 3 SSTables: 0 loaded, 3 unchanged, 0 failed, 0 not done; 0 removed $D1R/nb-1-big $D2R/nb-1-big $D2R/nb-2-big"
+	nsenter -t "$un_ns" -m -r -w umount "$N2/disk2"
+	un_run "$T/un4.log" --prune-empty "$N2/disk1" "$N2/disk2"
+	expect "--prune-empty: its rows removed (exit status 5)" "$RC $(removed_of "$T/un4.log") $(un_rows)" \
+		"5 2 removed $D1R/nb-1-big"
+	expect "--prune-empty: the warning alone" "$(grep -v ' SSTables\?: ' "$T/un4.log")" \
+		"bloomcass-load: warning: no live SSTable found in $N2/disk2"
+else
+	expect "a disk not mounted: unshare -m and mount -t tmpfs (as root)" \
+		"not done (user $(id -un)): $(cat "$T/unmounted-ns.log" 2>/dev/null)" "done"
+fi
+[[ -z $un_ns ]] || { kill "$un_ns" 2>/dev/null; wait "$un_ns" 2>/dev/null; } || true
+! mountpoint -q "$T" || umount "$T" || umount -l "$T"
+# a table folder given whose SSTables are all gone (compacted away, or
+# the table dropped): kept, then --prune-empty
+em_rows() {
+	q -c "SELECT count(*) || ' ' || (SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'em') FROM cassandra_sstable_files WHERE label = 'em'"
+}
+run "$T/em1.log" --label em --keys "$N2/disk1/ks1"
+expect "a table folder: loaded (rows, keys)" "$RC $(em_rows)" "0 1 5"
+rm -f "$N2T1"/nb-1-big-*
+run "$T/em2.log" --label em --keys "$N2/disk1/ks1"
+expect "a table folder emptied: exit status 5, its row and keys kept" "$RC $(removed_of "$T/em2.log") $(em_rows)" \
+	"5 0 removed 1 5"
+expect "a table folder emptied: said so" "$(grep -v ' SSTables\?: ' "$T/em2.log")" \
+"bloomcass-load: warning: no live SSTable found in $N2/disk1/ks1
+bloomcass-load: warning: 1 row of label \"em\" below $N2/disk1/ks1 kept (a disk not mounted leaves an empty folder; --prune-empty removes them)"
+run "$T/em3.log" --label em --keys --prune-empty "$N2/disk1/ks1"
+expect "a table folder emptied, --prune-empty: removed with its keys" "$RC $(removed_of "$T/em3.log") $(em_rows)" \
+	"5 1 removed 0 0"
 
 # --- a table made by 1.5 (filter_db bytea beside filter), then without it ----
 # the 1.5 client's CREATE TABLE (tables.c at cd1c12b), word for word
@@ -828,6 +1013,8 @@ expect "piped: no progress" "$(grep -c $'\r' "$T/pipe.log" || true)" 0
 RC=0
 "$LOAD" -U loader --help >"$T/help.log" 2>&1 || RC=$?
 expect "--help: exit status 0 and the exit statuses" "$RC $(grep -c 'Exit status' "$T/help.log")" "0 1"
+expect "--help: --prune-empty, and the rows of a DATA_DIR without live SSTables kept" \
+	"$(grep -c -e '--prune-empty' "$T/help.log") $(grep -c 'of, and the rows below it are kept' "$T/help.log")" "3 1"
 expect "--help: -k reads Index.db, and Partitions.db of a trie-indexed SSTable" \
 	"$(grep -A1 -e '--keys' "$T/help.log" | grep -c -e 'from Index.db, or from Partitions.db when trie-indexed')" 1
 

@@ -46,7 +46,9 @@
 #define EXIT_CONNECTION_LOST 3	/* the connection broke during the load */
 #define EXIT_INTERRUPTED 4		/* SIGINT or SIGTERM: stopped between SSTables */
 #define EXIT_NO_SSTABLE 5		/* a DATA_DIR holds no live SSTable (a wrong
-								 * path?), nothing else failed */
+								 * path? a disk not mounted? its rows kept
+								 * unless --prune-empty), nothing else
+								 * failed */
 
 /* one SSTable found by the walk: valid during the call it is given to */
 typedef struct ld_sstable
@@ -83,6 +85,11 @@ void		ld_scope_add_root(ld_scope *s, const char *dir);
 /* a folder (as walked) not read whole: rows below it (as walked and as its
  * real path) stay */
 void		ld_scope_exclude(ld_scope *s, const char *dir);
+/* a folder given (dir, as given) that yielded no live SSTable: rows below
+ * it (as given and as its real path) stay, counted */
+void		ld_scope_keep_empty(ld_scope *s, const char *dir);
+/* after ld_prune: the rows kept below a folder given to ld_scope_keep_empty */
+size_t		ld_scope_kept(const ld_scope *s, const char *dir);
 /* a folder whose real path is unknown: nothing is pruned */
 void		ld_scope_unknown(ld_scope *s);
 /* a live SSTable's path: its row stays */
@@ -148,6 +155,8 @@ typedef struct ld_options
 	int			verbose;
 	int			quiet;
 	int			no_prune;		/* --no-prune: keep the rows of SSTables gone */
+	int			prune_empty;	/* --prune-empty: and below a DATA_DIR that
+								 * yielded no live SSTable */
 	int			test_signal_at; /* raise SIGTERM inside SSTable n (tests) */
 } ld_options;
 

@@ -6,14 +6,19 @@
  *   bloomcass-load [OPTION]... DATA_DIR...
  *
  * After a complete run the rows of SSTables gone from the folders walked
- * are removed (prune.c), unless --no-prune.
+ * are removed (prune.c), unless --no-prune; below a DATA_DIR that yielded
+ * no live SSTable at all (an empty folder, or a disk that did not mount:
+ * its mount point is an empty folder) they are kept, and said to be,
+ * unless --prune-empty: a run between a failed mount and the next must not
+ * empty the label.
  *
  * Exit status: 0 every live SSTable loaded (or unchanged), 1 some failed
  * (each reported with its path), 2 usage, a missing directory, no
  * connection, no bloomcass extension in the database or a server error
  * every SSTable would hit, 3 the connection was lost during the load, 4
  * interrupted by SIGINT or SIGTERM, 5 a data directory holds no live
- * SSTable (and nothing else went wrong).
+ * SSTable (and nothing else went wrong; its rows kept unless
+ * --prune-empty).
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -326,7 +331,8 @@ main(int argc, char **argv)
 				i,
 				status,
 				warnings = 0,
-				empty = 0;
+				empty = 0,
+				pruned = 0;
 	char	  **roots;
 	int		   *empty_root;
 	int			nroots;
@@ -360,13 +366,9 @@ main(int argc, char **argv)
 	empty_root = calloc((size_t) nroots, sizeof(int));
 	for (i = 0; i < nroots; i++)
 	{
-		size_t		before = t.n;
-
 		roots[i] = ld_absolute_path(argv[first_root + i]);
 		if (ld_walk(roots[i], 1, o.verbose, &warnings, NULL, count_sstable, &t) != 0)
 			return EXIT_USAGE;
-		/* a wrong path in a cron line?  said after the load */
-		empty_root[i] = t.n == before;
 	}
 
 	conn = ld_connect(&cp);
@@ -410,6 +412,8 @@ main(int argc, char **argv)
 	ld_progress_start(&progress, !o.quiet && !o.verbose && isatty(STDERR_FILENO), t.n, t.bytes);
 	for (i = 0; i < nroots; i++)
 	{
+		size_t		before = l.seen;
+
 		/* the folder as given: the rows earlier versions stored by it */
 		if (scope)
 			ld_scope_add_root(scope, roots[i]);
@@ -421,6 +425,15 @@ main(int argc, char **argv)
 				ld_scope_unknown(scope);
 		}
 		finish_all(&l);
+
+		/*
+		 * No live SSTable at all: a wrong path in a cron line, or a disk
+		 * that did not mount (its mount point an empty folder): said after
+		 * the load; the rows below it are the disk's, kept
+		 */
+		empty_root[i] = l.seen == before;
+		if (empty_root[i] && scope && !o.prune_empty)
+			ld_scope_keep_empty(scope, roots[i]);
 	}
 	/* only after a whole walk: an interrupted one did not look everywhere */
 	if (scope && !l.fatal && !l.stopped && !ld_stop_requested)
@@ -435,6 +448,8 @@ main(int argc, char **argv)
 			if (!l.fatal)
 				warnings++;
 		}
+		else
+			pruned = 1;
 	}
 	if (!l.fatal && !ld_stop_requested)
 		ld_progress_end(&progress);
@@ -447,7 +462,12 @@ main(int argc, char **argv)
 	{
 		if (empty_root[i])
 		{
+			size_t		kept = scope && pruned ? ld_scope_kept(scope, roots[i]) : 0;
+
 			ld_error("warning: no live SSTable found in %s", roots[i]);
+			if (kept > 0)
+				ld_error("warning: %zu %s of label \"%s\" below %s kept (a disk not mounted leaves an empty folder; --prune-empty removes them)",
+						 kept, ld_plural(kept, "row", "rows"), o.label, roots[i]);
 			empty++;
 		}
 	}

@@ -23,6 +23,7 @@
 #define DEFAULT_TABLE "cassandra_sstable_files"
 /* long options without a short one */
 #define OPT_NO_PRUNE 1000
+#define OPT_PRUNE_EMPTY 1001
 
 static void
 usage(FILE *out)
@@ -45,6 +46,8 @@ usage(FILE *out)
 			"                           from Index.db, or from Partitions.db when trie-indexed;\n"
 			"                           with its position and size in Data.db\n"
 			"      --no-prune           keep the rows of SSTables no longer on the node\n"
+			"      --prune-empty        prune below a DATA_DIR without any live SSTable too\n"
+			"                           (an empty folder; by default its rows are kept)\n"
 			"  -q, --quiet              errors only\n"
 			"  -v, --verbose            one line per SSTable\n"
 			"  -V, --version            print the version and exit\n"
@@ -75,15 +78,18 @@ usage(FILE *out)
 			"are removed with their keys (the summary's \"removed\"), unless --no-prune.\n"
 			"Rows outside the folders given, below a folder that could not be read whole,\n"
 			"or loaded by another run since this one started are kept; an interrupted\n"
-			"run removes nothing.  An SSTable's path is the real path of its folder\n"
+			"run removes nothing.  A DATA_DIR that holds no live SSTable at all (empty,\n"
+			"or a disk that did not mount: its mount point is an empty folder) is warned\n"
+			"of, and the rows below it are kept (the number kept is said) unless\n"
+			"--prune-empty.  An SSTable's path is the real path of its folder\n"
 			"(symbolic links, . and .. resolved): one row per SSTable whichever path\n"
 			"reaches it, the path cassandra_sstables() gives.\n"
 			"\n"
 			"Exit status: 0 all loaded (or unchanged), 1 some SSTables (or folders) failed,\n"
 			"2 usage, directory, connection or setup error (no extension, no privilege,\n"
 			"a table that is not bloomcass-load's), 3 connection lost during the load,\n"
-			"4 interrupted, 5 a DATA_DIR holds no live SSTable (a warning names it) and\n"
-			"nothing else failed.\n");
+			"4 interrupted, 5 a DATA_DIR holds no live SSTable (a warning names it; its\n"
+			"rows kept unless --prune-empty) and nothing else failed.\n");
 }
 
 static void
@@ -100,6 +106,7 @@ ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp, int *
 		{"table", required_argument, NULL, 't'},
 		{"keys", no_argument, NULL, 'k'},
 		{"no-prune", no_argument, NULL, OPT_NO_PRUNE},
+		{"prune-empty", no_argument, NULL, OPT_PRUNE_EMPTY},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"version", no_argument, NULL, 'V'},
@@ -139,6 +146,9 @@ ld_parse_options(int argc, char **argv, ld_options *o, ld_conn_params *cp, int *
 				break;
 			case OPT_NO_PRUNE:
 				o->no_prune = 1;
+				break;
+			case OPT_PRUNE_EMPTY:
+				o->prune_empty = 1;
 				break;
 			case 'q':
 				o->quiet = 1;

@@ -13,6 +13,10 @@
  *   - the folders the walk could not read whole (a permission error, a
  *     read error part way, a folder or file it could not stat, one too
  *     deep): rows below them are kept, as they were;
+ *   - the folders given that yielded no live SSTable at all (an empty
+ *     folder: a disk that did not mount at boot leaves its mount point an
+ *     empty folder of the disk below): rows below them are kept, and
+ *     counted for the run to say so, unless --prune-empty (main.c);
  *   - every SSTable found that its table reads (live, ScyllaDB's staging
  *     and quarantine: bc_sstable_state_read): its row is kept.  Any other
  *     (orphaned: its Data.db gone, compaction deleting it; obsolete;
@@ -61,6 +65,13 @@ struct ld_scope
 	size_t		nroots;
 	char	  **excluded;		/* and not below these */
 	size_t		nexcluded;
+	char	  **empty;			/* and not below these (folders given that
+								 * yielded nothing) */
+	size_t	   *empty_of;		/* each one's folder given, in given */
+	size_t		nempty;
+	char	  **given;			/* those folders as given */
+	size_t	   *kept;			/* the rows kept below each */
+	size_t		ngiven;
 	uint64_t   *seen;			/* hashes of the live SSTables' paths */
 	size_t		nseen;
 	size_t		capseen;
@@ -87,8 +98,16 @@ ld_scope_free(ld_scope *s)
 		free(s->roots[i]);
 	for (i = 0; i < s->nexcluded; i++)
 		free(s->excluded[i]);
+	for (i = 0; i < s->nempty; i++)
+		free(s->empty[i]);
+	for (i = 0; i < s->ngiven; i++)
+		free(s->given[i]);
 	free(s->roots);
 	free(s->excluded);
+	free(s->empty);
+	free(s->empty_of);
+	free(s->given);
+	free(s->kept);
 	free(s->seen);
 	free(s);
 }
@@ -173,6 +192,39 @@ ld_scope_exclude(ld_scope *s, const char *dir)
 	}
 }
 
+void
+ld_scope_keep_empty(ld_scope *s, const char *dir)
+{
+	char	   *real = bc_walk_real_path_posix(dir);
+	size_t		n = s->nempty;
+
+	push(&s->given, &s->ngiven, dir);
+	s->kept = ld_xrealloc(s->kept, s->ngiven * sizeof(size_t));
+	s->kept[s->ngiven - 1] = 0;
+	/* as given (the rows of earlier versions) and as its real path */
+	push(&s->empty, &s->nempty, dir);
+	if (real != NULL)
+	{
+		push(&s->empty, &s->nempty, real);
+		free(real);
+	}
+	s->empty_of = ld_xrealloc(s->empty_of, s->nempty * sizeof(size_t));
+	for (; n < s->nempty; n++)
+		s->empty_of[n] = s->ngiven - 1;
+}
+
+size_t
+ld_scope_kept(const ld_scope *s, const char *dir)
+{
+	size_t		i,
+				kept = 0;
+
+	for (i = 0; i < s->ngiven; i++)
+		if (strcmp(s->given[i], dir) == 0)
+			kept += s->kept[i];
+	return kept;
+}
+
 /* FNV-1a, 64 bits */
 static uint64_t
 path_hash(const char *p)
@@ -205,15 +257,25 @@ u64_cmp(const void *a, const void *b)
 }
 
 /* a row of the label that goes: in scope, not below a folder not read
- * whole, and not found live (seen sorted) */
+ * whole, not found live (seen sorted), and not below a folder given that
+ * yielded nothing (counted as kept there) */
 static int
-goes(const ld_scope *s, const char *path)
+goes(ld_scope *s, const char *path)
 {
 	uint64_t	h = path_hash(path);
+	size_t		i;
 
-	return below_any(path, s->roots, s->nroots) &&
-		!below_any(path, s->excluded, s->nexcluded) &&
-		(s->nseen == 0 || bsearch(&h, s->seen, s->nseen, sizeof(uint64_t), u64_cmp) == NULL);
+	if (!below_any(path, s->roots, s->nroots) ||
+		below_any(path, s->excluded, s->nexcluded) ||
+		(s->nseen > 0 && bsearch(&h, s->seen, s->nseen, sizeof(uint64_t), u64_cmp) != NULL))
+		return 0;
+	for (i = 0; i < s->nempty; i++)
+		if (below(path, s->empty[i]))
+		{
+			s->kept[s->empty_of[i]]++;
+			return 0;
+		}
+	return 1;
 }
 
 int

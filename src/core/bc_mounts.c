@@ -221,26 +221,39 @@ same_folder(const char *p, uint64_t dev, uint64_t ino,
 	return same;
 }
 
+/* path lies below a listed mount point (or is one) */
+static int
+on_a_mount(const char *path, const mount_entry *m, size_t n)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		if (below(path, m[i].point) != NULL)
+			return 1;
+	return 0;
+}
+
 /*
- * A bind mount whose filesystem no listed mount shows elsewhere: the
- * process's root may (a chroot: its root is a folder of a filesystem, not
- * a mount, and mounts outside it are not listed, so the mount's root,
- * a path of the whole filesystem, has the chroot's folder in front).  The
- * place with its leading names taken away one by one, the first that is
- * the same folder as its own real path; NULL when none is, or when real
- * itself comes first.
+ * When no mount is listed at "/", the process's root is a folder of a
+ * filesystem, not a mount (a chroot): what lies on no listed mount is
+ * reached through it, and a place of that filesystem is reached from it
+ * by the place with the root's folder taken away in front.  That folder
+ * is not listed, so the place's leading names are taken away one by one
+ * (/var/tmp/ch/srv/data, /tmp/ch/srv/data, /ch/srv/data, /srv/data, /data)
+ * and the first path that lies on no listed mount and is the same folder
+ * as its own real path is the one: within one filesystem, with no link
+ * and no mount on the way, a folder has one path.  NULL when there is none
+ * (the folder is not below the root's folder, or of another filesystem).
  */
 static char *
-from_the_root(const char *place, const char *real, uint64_t dev, uint64_t ino,
-			  const bc_mount_ops *ops, void *arg)
+from_the_root(const char *place, const mount_entry *m, size_t n,
+			  uint64_t dev, uint64_t ino, const bc_mount_ops *ops, void *arg)
 {
 	const char *p;
 
 	for (p = place; p != NULL; p = strchr(p + 1, '/'))
 	{
-		if (strcmp(p, real) == 0)
-			return NULL;
-		if (same_folder(p, dev, ino, ops, arg))
+		if (!on_a_mount(p, m, n) && same_folder(p, dev, ino, ops, arg))
 		{
 			char	   *out = malloc(strlen(p) + 1);
 
@@ -267,6 +280,7 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 				c;
 	uint64_t	dev,
 				ino;
+	int			root_listed = 0;
 
 	if (real == NULL || real[0] != '/' || ops->stat(arg, real, &dev, &ino) != 0)
 		return NULL;
@@ -282,6 +296,8 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 	{
 		size_t		pl = strlen(m[i].point);
 
+		if (strcmp(m[i].point, "/") == 0)
+			root_listed = 1;
 		if (below(real, m[i].point) != NULL && (!found || pl >= best_point))
 		{
 			found = 1;
@@ -289,6 +305,10 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 			best_point = pl;
 		}
 	}
+	/*
+	 * None: real is reached through the process's root, not a listed mount
+	 * (a chroot's folder, or no mount table), and is the path chosen.
+	 */
 	if (!found)
 	{
 		free_entries(m, n);
@@ -303,6 +323,19 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 		free(cands);
 		free_entries(m, n);
 		return NULL;
+	}
+
+	/*
+	 * A chroot's root shows the place first: the path through it is the
+	 * one every way in gives (itself, when real is it: not found above).
+	 */
+	if (!root_listed &&
+		(result = from_the_root(place, m, n, dev, ino, ops, arg)) != NULL)
+	{
+		free(place);
+		free(cands);
+		free_entries(m, n);
+		return result;
 	}
 
 	/*
@@ -328,10 +361,8 @@ bc_mount_canonical(const char *mountinfo, size_t len, const char *real,
 			break;
 		if (strcmp(cand, real) == 0)
 		{
-			/* real is the path chosen; a bind mount's may be the root's */
+			/* real is the path chosen */
 			free(cand);
-			if (strcmp(m[on].root, "/") != 0)
-				result = from_the_root(place, real, dev, ino, ops, arg);
 			break;
 		}
 		if (same_folder(cand, dev, ino, ops, arg))
