@@ -102,6 +102,19 @@ copy_sstable "$BB" "$C/chunk-data-2p30/bb-1-bti"
 poke "$dest/$C/chunk-data-2p30/bb-1-bti-CompressionInfo.db" 19 40 00 00 00
 poke "$dest/$C/chunk-data-2p30/bb-1-bti-CompressionInfo.db" 27 00 00 00 00 40 00 00 00
 
+# CompressionInfo.db declaring a data length of 2^46 + its own, for one
+# chunk of 64 KiB (mc, byte 25, the third of the BE64 data length at
+# 23-30) or 16 KiB (nb, oa, da: byte 29, the data length at 27-34, after
+# the max compressed length): more than chunk count * chunk length
+copy_sstable "$MC" "$C/data-length/mc-2-big"
+poke "$dest/$C/data-length/mc-2-big-CompressionInfo.db" 25 40
+for v in nb oa da; do
+	f=big
+	[[ $v != da ]] || f=bti
+	copy_sstable "$L/$v/legacy_tables/legacy_${v}_simple/$v-1-$f" "$C/data-length/$v-1-$f"
+	poke "$dest/$C/data-length/$v-1-$f-CompressionInfo.db" 29 40
+done
+
 # --- partitions: Index.db positions against Data.db ---
 # (sql/27_partitions.sql)
 # an uncompressed Data.db cut to 10 bytes: Index.db's positions of the
