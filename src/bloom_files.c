@@ -111,7 +111,7 @@ file_failure(char **err, const char *fmt, const char *what, const char *path)
 	{
 		errno = save_errno;
 		ereport(ERROR,
-				(errcode_for_file_access(),
+				(errcode(bloom_file_errcode(save_errno)),
 				 errmsg(fmt, path)));
 	}
 	*err = psprintf("could not %s it: %s", what, strerror(save_errno));
@@ -156,6 +156,7 @@ file_open(BloomFile *f, const char *path, char **err, bool may_lack)
 	f->path = path;
 	f->size = 0;
 	f->err = NULL;
+	f->errnum = 0;
 	st = bc_open_regular(path, open_transient, close_transient, NULL, &f->fd, &size, &kind);
 	if (st == BC_OPEN_FAILED)
 	{
@@ -206,6 +207,7 @@ bloom_file_read(BloomFile *f, int64 offset, uint8 *buf, size_t len, size_t *got,
 		{
 			if (errno == EINTR)
 				continue;
+			f->errnum = errno;
 			return file_failure(err, "could not read file \"%s\": %m", "read", f->path);
 		}
 		if (n == 0)

@@ -169,19 +169,43 @@ walk_list(void *arg, bc_walk *w, const char *dir, int root)
 	d = AllocateDir(dir);
 	if (d == NULL)
 	{
+		int			e = errno;
+
 		if (root)
 			ereport(ERROR,
-					(errcode_for_file_access(),
+					(errcode(bloom_file_errcode(e)),
 					 errmsg("could not open directory \"%s\": %m", dir)));
 		ereport(WARNING,
-				(errcode_for_file_access(),
+				(errcode(bloom_file_errcode(e)),
 				 errmsg("skipping directory %s: could not open it: %m", base_name(dir)),
 				 errdetail("The directory is \"%s\".", dir)));
 		return 0;
 	}
-	while ((de = ReadDirExtended(d, dir, root ? ERROR : WARNING)) != NULL)
+	for (;;)
 	{
+		int			e;
+
 		CHECK_FOR_INTERRUPTS();
+		/* ReadDirExtended, with the SQLSTATE of bloom_file_errcode */
+		errno = 0;
+		de = readdir(d);
+		e = errno;
+		if (de == NULL)
+		{
+			if (e != 0)
+			{
+				if (root)
+					ereport(ERROR,
+							(errcode(bloom_file_errcode(e)),
+							 errmsg("could not read directory \"%s\": %m", dir)));
+				ereport(WARNING,
+						(errcode(bloom_file_errcode(e)),
+						 errmsg("skipping the rest of directory %s: could not read it: %m",
+								base_name(dir)),
+						 errdetail("The directory is \"%s\".", dir)));
+			}
+			break;
+		}
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
 		{
 			bc_walk_stat st;
@@ -224,16 +248,16 @@ walk_problem(void *arg, const bc_walk_report *r)
 		case BC_WALK_STAT_FAILED:
 			if (r->root)
 				ereport(ERROR,
-						(errcode_for_file_access(),
+						(errcode(bloom_file_errcode(r->err)),
 						 errmsg("could not stat directory \"%s\": %m", path)));
 			if (r->is_directory)
 				ereport(WARNING,
-						(errcode_for_file_access(),
+						(errcode(bloom_file_errcode(r->err)),
 						 errmsg("skipping directory %s: could not stat it: %m", base_name(path)),
 						 errdetail("The directory is \"%s\".", path)));
 			else
 				ereport(WARNING,
-						(errcode_for_file_access(),
+						(errcode(bloom_file_errcode(r->err)),
 						 errmsg("skipping %s: could not stat it: %m", base_name(path)),
 						 errdetail("The file is \"%s\".", path)));
 			break;

@@ -105,7 +105,12 @@ typedef struct BloomFile
 	const char *path;
 	int64		size;			/* at open */
 	char	   *err;			/* why a read through bloom_file_reader failed */
+	int			errnum;			/* and the errno of that failure */
 } BloomFile;
+
+/* the SQLSTATE of a file error (bloom_file_errors.c): every ERROR and
+ * WARNING of a failed system call on a file or folder takes it */
+extern BLOOM_INTERNAL int bloom_file_errcode(int errnum);
 
 extern BLOOM_INTERNAL char *bloom_file_path(const char *path);
 /* CHECK_FOR_INTERRUPTS, as the core's bc_tick_hook (bc_tick.h) */

@@ -225,4 +225,24 @@ copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" "$I/disk2/ks2/t2-22
 ln -s ../disk2/ks2 "$dest/$I/data/ks2"
 ln -s data "$dest/$I/link"
 
+# --- errno: failures of the system calls the readers make ---
+# (sql/29_file_errors.sql, test/client.sh) errno/loop/nb-1-big-*: every
+# component a symbolic link to itself (ELOOP); errno/self: a link to itself;
+# errno/deep/: 17 folders of 255-byte names, a path past PATH_MAX (4,096
+# bytes: ENAMETOOLONG); errno/noaccess/: a folder no one but root may
+# enter (EACCES), made so after the chmod below
+copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" errno/loop/nb-1-big
+for f in "$dest/errno/loop/"*; do
+	rm -f -- "$f"
+	ln -s -- "${f##*/}" "$f"
+done
+ln -s self "$dest/errno/self"
+deep=$dest/errno/deep
+for i in $(seq 17); do
+	deep=$deep/$(printf 'd%.0s' $(seq 255))
+done
+mkdir -p -- "$deep"
+mkdir -p "$dest/errno/noaccess"
+
 chmod -R a+rX "$dest"
+chmod 000 "$dest/errno/noaccess"
