@@ -147,6 +147,7 @@ REGRESS = \
 	28_identity \
 	29_file_errors \
 	30_contains_each \
+	31_data_dir_links \
 	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 

@@ -44,8 +44,19 @@
  * and its descriptor, as bloomcass-load
  * stores it: one SSTable, one path, whichever way it was reached.
  *
- * Privileges: the folder given, and every file read below it, pass
- * bloom_file_path (pg_read_binary_file's rule) first.
+ * Privileges: the folder given passes bloom_file_path (pg_read_binary_file's
+ * rule) first, which decides as pg_read_binary_file does for every path
+ * below it: the walk reaches a file by that folder's path and names read
+ * from its directories (never "." or ".."), which stays below the data
+ * directory (or the log directory, or the relative path stays below the
+ * working directory) whenever the folder's does, links not resolved, as
+ * pg_read_binary_file resolves none.  The files are then read by their
+ * real paths (the same files) without a second check: a check of those
+ * would refuse a role with EXECUTE on pg_read_binary_file alone a folder
+ * below the data directory that holds links leading outside it, whose
+ * files pg_read_binary_file gives that role by the paths through the links
+ * (sql/31_data_dir_links.sql).  A real path outside, given back to another
+ * function, is refused as pg_read_binary_file refuses it.
  */
 #include "postgres.h"
 
@@ -226,7 +237,8 @@ walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 	char	   *data;
 	MemoryContext old = MemoryContextSwitchTo(((Walk *) arg)->walkcxt);
 
-	data = (char *) bloom_file_read_all(bloom_file_path(path), max, len, &err);
+	/* below the folder given: no second check (see the header) */
+	data = (char *) bloom_file_read_all(path, max, len, &err);
 	MemoryContextSwitchTo(old);
 	if (data == NULL)
 		ereport(WARNING,

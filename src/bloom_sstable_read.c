@@ -8,8 +8,9 @@
  * A listing of a node must not stop at one bad SSTable, so every problem
  * with a component (unreadable, malformed, a version bloomcass does not
  * read) is a WARNING naming the file, and the fields that component would
- * have given stay NULL.  Privileges are not such a problem: each file's path
- * goes through bloom_file_path first, which raises an ERROR.
+ * have given stay NULL.  Privileges were decided for the folder given to
+ * cassandra_sstables (bloom_sstable_dir.c), as pg_read_binary_file decides
+ * them for every path below it.
  */
 #include "postgres.h"
 
@@ -52,10 +53,16 @@ has_component(const bc_walk_sstable *s, const char *component)
 	return false;
 }
 
+/*
+ * A component's path: the real path of its folder (s->prefix), not checked
+ * again against pg_read_binary_file's rule, which the folder given to the
+ * listing passed (bloom_sstable_dir.c says why that decides for every file
+ * below it).
+ */
 static char *
 component_path(const bc_walk_sstable *s, const char *component)
 {
-	return bloom_file_path(psprintf("%s-%s", s->prefix, component));
+	return psprintf("%s-%s", s->prefix, component);
 }
 
 /*
