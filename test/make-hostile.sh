@@ -104,14 +104,19 @@ poke "$dest/$C/chunk-data-2p30/bb-1-bti-CompressionInfo.db" 27 00 00 00 00 40 00
 
 # CompressionInfo.db declaring a data length of 2^46 + its own, for one
 # chunk of 64 KiB (mc, byte 25, the third of the BE64 data length at
-# 23-30) or 16 KiB (nb, oa, da: byte 29, the data length at 27-34, after
-# the max compressed length): more than chunk count * chunk length
+# 23-30) or 16 KiB (nb, oa, da, pa, ea: byte 29, the data length at 27-34,
+# after the max compressed length): more than chunk count * chunk length
 copy_sstable "$MC" "$C/data-length/mc-2-big"
 poke "$dest/$C/data-length/mc-2-big-CompressionInfo.db" 25 40
-for v in nb oa da; do
+# (and Cassandra 6.0's pa and ea: oa's and da's files under their names,
+# which BigVersion and BtiVersion read alike, as test/make-v60.sh says)
+for v in nb oa da pa ea; do
 	f=big
-	[[ $v != da ]] || f=bti
-	copy_sstable "$L/$v/legacy_tables/legacy_${v}_simple/$v-1-$f" "$C/data-length/$v-1-$f"
+	from=$v
+	[[ $v != da && $v != ea ]] || f=bti
+	[[ $v != pa ]] || from=oa
+	[[ $v != ea ]] || from=da
+	copy_sstable "$L/$from/legacy_tables/legacy_${from}_simple/$from-1-$f" "$C/data-length/$v-1-$f"
 	poke "$dest/$C/data-length/$v-1-$f-CompressionInfo.db" 29 40
 done
 
