@@ -68,6 +68,16 @@ SELECT count(*) AS listed FROM cassandra_sstables(:'e');
 \set VERBOSITY sqlstate
 SELECT count(*) AS listed FROM cassandra_sstables(:'e');
 \set VERBOSITY default
+-- a Filter.db, a Statistics.db and a transaction log the server may not
+-- read (EACCES at open): the SSTable listed without what they give, each
+-- with a WARNING of its SQLSTATE (before: 22000, data_exception)
+\set VERBOSITY terse
+SELECT regexp_replace(path, '^.*/hostile/', '') AS sstable, filter IS NULL AS no_filter,
+       partitioner IS NULL AS no_statistics, first_key IS NOT NULL AS key_range
+FROM cassandra_sstables(:'root' || 'hostile/unreadable');
+\set VERBOSITY sqlstate
+SELECT count(*) AS listed FROM cassandra_sstables(:'root' || 'hostile/unreadable');
+\set VERBOSITY default
 
 ------------------------------------------------------------------------------
 -- The errnos no file here can be made to give: the same table, through

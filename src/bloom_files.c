@@ -160,6 +160,7 @@ file_open(BloomFile *f, const char *path, char **err, bool may_lack)
 	st = bc_open_regular(path, open_transient, close_transient, NULL, &f->fd, &size, &kind);
 	if (st == BC_OPEN_FAILED)
 	{
+		f->errnum = errno;
 		if (may_lack && errno == ENOENT)
 			return false;
 		return file_failure(err, "could not open file \"%s\" for reading: %m", "open", path);
@@ -284,10 +285,14 @@ read_all(const char *path, size_t room, size_t max, size_t *len, char **err, boo
 	size_t		got;
 
 	if (!file_open(&f, path, err, may_lack))
+	{
+		errno = f.errnum;
 		return NULL;
+	}
 	if ((uint64) f.size > (uint64) max)
 	{
 		bloom_file_close(&f);
+		errno = 0;
 		if (err == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -302,6 +307,7 @@ read_all(const char *path, size_t room, size_t max, size_t *len, char **err, boo
 	{
 		bloom_file_close(&f);
 		pfree(buf);
+		errno = f.errnum;
 		return NULL;
 	}
 	if (got == (size_t) f.size)
@@ -312,6 +318,7 @@ read_all(const char *path, size_t room, size_t max, size_t *len, char **err, boo
 		{
 			bloom_file_close(&f);
 			pfree(buf);
+			errno = f.errnum;
 			return NULL;
 		}
 		got += more;
@@ -325,6 +332,7 @@ read_all(const char *path, size_t room, size_t max, size_t *len, char **err, boo
 					 errmsg("file \"%s\" changed length while it was read", path)));
 		*err = pstrdup("it changed length while it was read");
 		pfree(buf);
+		errno = 0;
 		return NULL;
 	}
 	*len = got;

@@ -235,14 +235,16 @@ walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 {
 	char	   *err = NULL;
 	char	   *data;
+	int			e;
 	MemoryContext old = MemoryContextSwitchTo(((Walk *) arg)->walkcxt);
 
 	/* below the folder given: no second check (see the header) */
 	data = (char *) bloom_file_read_all(path, max, len, &err);
+	e = errno;
 	MemoryContextSwitchTo(old);
 	if (data == NULL)
 		ereport(WARNING,
-				(errcode(ERRCODE_DATA_EXCEPTION),
+				(errcode(e != 0 ? bloom_file_errcode(e) : ERRCODE_DATA_EXCEPTION),
 				 errmsg("skipping transaction log %s: %s", base_name(path), err),
 				 errdetail("The file is \"%s\"; the SSTables it names are listed as live.", path)));
 	return data;

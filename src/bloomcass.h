@@ -105,7 +105,7 @@ typedef struct BloomFile
 	const char *path;
 	int64		size;			/* at open */
 	char	   *err;			/* why a read through bloom_file_reader failed */
-	int			errnum;			/* and the errno of that failure */
+	int			errnum;			/* the errno of a failed open or read, else 0 */
 } BloomFile;
 
 /* the SQLSTATE of a file error (bloom_file_errors.c): every ERROR and
@@ -125,6 +125,8 @@ extern BLOOM_INTERNAL void bloom_file_close(BloomFile *f);
 /* the open file as the core's readers take it (bc_reader.h); a failed read
  * leaves its reason in f->err */
 extern BLOOM_INTERNAL void bloom_file_reader(BloomFile *f, bc_reader *r);
+/* with err: NULL and the reason in *err, errno the failed call's (0 when
+ * no call failed: not a regular file, too large, changed length) */
 extern BLOOM_INTERNAL uint8 *bloom_file_read_all(const char *path, size_t max, size_t *len,
 												 char **err);
 /* the same, the file's bytes placed after `room` bytes left for the caller */

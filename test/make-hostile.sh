@@ -249,5 +249,13 @@ done
 mkdir -p -- "$deep"
 mkdir -p "$dest/errno/noaccess"
 
+# unreadable/: a copy of nb-1-big whose Filter.db and Statistics.db, and
+# a transaction log beside it, no one but root may read (EACCES at open,
+# after a stat that succeeds), made so after the chmod below
+copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" unreadable/nb-1-big
+: >"$dest/unreadable/nb_txn_compaction_77777777-9a94-11e8-a0e6-e9a8e4bb7a4d.log"
+
 chmod -R a+rX "$dest"
-chmod 000 "$dest/errno/noaccess"
+chmod 000 "$dest/errno/noaccess" "$dest/unreadable/nb-1-big-Filter.db" \
+	"$dest/unreadable/nb-1-big-Statistics.db" \
+	"$dest/unreadable/nb_txn_compaction_77777777-9a94-11e8-a0e6-e9a8e4bb7a4d.log"
