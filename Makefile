@@ -87,6 +87,7 @@ GLUE_SRCS = \
 	src/bloom_agg_testing.c \
 	src/bloom_contains_each.c \
 	src/bloom_cqlkey.c \
+	src/bloom_file_errors.c \
 	src/bloom_files.c \
 	src/bloom_health.c \
 	src/bloom_io.c \
@@ -144,7 +145,9 @@ REGRESS = \
 	26_folder_extras \
 	27_partitions \
 	28_identity \
+	29_file_errors \
 	30_contains_each \
+	31_data_dir_links \
 	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 

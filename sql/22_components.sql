@@ -69,6 +69,21 @@ FROM unnest(ARRAY['chunk-2p28', 'chunk-2p29', 'chunk-2p30']) d;
 -- decompress to (XX001, naming Data.db), no 1 GB buffer
 SELECT test_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
                        :'h' || '/chunk-data-2p30/bb-1-bti'), :'root') AS keys;
+
+-- CompressionInfo.db declaring a data length of 2^46 + its own for one
+-- chunk (64 KiB for mc, 16 KiB for the others, Cassandra 6.0's pa and ea
+-- among them): more than its chunks can
+-- hold, 22P03 naming it from every function that reads the data length
+-- (before: the last partition 70 TB long, without error); the keys of a
+-- BIG SSTable come from Index.db alone, and are listed and found
+SELECT d AS copy, c.call,
+       test_try(format(c.q, :'h' || '/data-length/' || d), :'root') AS result
+FROM unnest(ARRAY['mc-2-big', 'nb-1-big', 'oa-1-big', 'da-1-bti', 'pa-1-big', 'ea-1-bti']) d,
+     (VALUES ('partitions', 'SELECT max(size)::text FROM cassandra_sstable_partitions(%L)'),
+             ('keys', 'SELECT count(*)::text FROM cassandra_sstable_keys(%L)'),
+             ('has_key', 'SELECT cassandra_sstable_has_key(%1$L, (SELECT k FROM cassandra_sstable_keys(%1$L) k LIMIT 1))::text'))
+     AS c(call, q)
+ORDER BY 1, 2;
 RESET ROLE;
 
 DROP TABLE mc_keys, bb_keys;

@@ -111,7 +111,7 @@ file_failure(char **err, const char *fmt, const char *what, const char *path)
 	{
 		errno = save_errno;
 		ereport(ERROR,
-				(errcode_for_file_access(),
+				(errcode(bloom_file_errcode(save_errno)),
 				 errmsg(fmt, path)));
 	}
 	*err = psprintf("could not %s it: %s", what, strerror(save_errno));
@@ -156,9 +156,11 @@ file_open(BloomFile *f, const char *path, char **err, bool may_lack)
 	f->path = path;
 	f->size = 0;
 	f->err = NULL;
+	f->errnum = 0;
 	st = bc_open_regular(path, open_transient, close_transient, NULL, &f->fd, &size, &kind);
 	if (st == BC_OPEN_FAILED)
 	{
+		f->errnum = errno;
 		if (may_lack && errno == ENOENT)
 			return false;
 		return file_failure(err, "could not open file \"%s\" for reading: %m", "open", path);
@@ -206,6 +208,7 @@ bloom_file_read(BloomFile *f, int64 offset, uint8 *buf, size_t len, size_t *got,
 		{
 			if (errno == EINTR)
 				continue;
+			f->errnum = errno;
 			return file_failure(err, "could not read file \"%s\": %m", "read", f->path);
 		}
 		if (n == 0)
@@ -282,10 +285,14 @@ read_all(const char *path, size_t room, size_t max, size_t *len, char **err, boo
 	size_t		got;
 
 	if (!file_open(&f, path, err, may_lack))
+	{
+		errno = f.errnum;
 		return NULL;
+	}
 	if ((uint64) f.size > (uint64) max)
 	{
 		bloom_file_close(&f);
+		errno = 0;
 		if (err == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -300,6 +307,7 @@ read_all(const char *path, size_t room, size_t max, size_t *len, char **err, boo
 	{
 		bloom_file_close(&f);
 		pfree(buf);
+		errno = f.errnum;
 		return NULL;
 	}
 	if (got == (size_t) f.size)
@@ -310,6 +318,7 @@ read_all(const char *path, size_t room, size_t max, size_t *len, char **err, boo
 		{
 			bloom_file_close(&f);
 			pfree(buf);
+			errno = f.errnum;
 			return NULL;
 		}
 		got += more;
@@ -323,6 +332,7 @@ read_all(const char *path, size_t room, size_t max, size_t *len, char **err, boo
 					 errmsg("file \"%s\" changed length while it was read", path)));
 		*err = pstrdup("it changed length while it was read");
 		pfree(buf);
+		errno = 0;
 		return NULL;
 	}
 	*len = got;

@@ -44,8 +44,19 @@
  * and its descriptor, as bloomcass-load
  * stores it: one SSTable, one path, whichever way it was reached.
  *
- * Privileges: the folder given, and every file read below it, pass
- * bloom_file_path (pg_read_binary_file's rule) first.
+ * Privileges: the folder given passes bloom_file_path (pg_read_binary_file's
+ * rule) first, which decides as pg_read_binary_file does for every path
+ * below it: the walk reaches a file by that folder's path and names read
+ * from its directories (never "." or ".."), which stays below the data
+ * directory (or the log directory, or the relative path stays below the
+ * working directory) whenever the folder's does, links not resolved, as
+ * pg_read_binary_file resolves none.  The files are then read by their
+ * real paths (the same files) without a second check: a check of those
+ * would refuse a role with EXECUTE on pg_read_binary_file alone a folder
+ * below the data directory that holds links leading outside it, whose
+ * files pg_read_binary_file gives that role by the paths through the links
+ * (sql/31_data_dir_links.sql).  A real path outside, given back to another
+ * function, is refused as pg_read_binary_file refuses it.
  */
 #include "postgres.h"
 
@@ -169,19 +180,43 @@ walk_list(void *arg, bc_walk *w, const char *dir, int root)
 	d = AllocateDir(dir);
 	if (d == NULL)
 	{
+		int			e = errno;
+
 		if (root)
 			ereport(ERROR,
-					(errcode_for_file_access(),
+					(errcode(bloom_file_errcode(e)),
 					 errmsg("could not open directory \"%s\": %m", dir)));
 		ereport(WARNING,
-				(errcode_for_file_access(),
+				(errcode(bloom_file_errcode(e)),
 				 errmsg("skipping directory %s: could not open it: %m", base_name(dir)),
 				 errdetail("The directory is \"%s\".", dir)));
 		return 0;
 	}
-	while ((de = ReadDirExtended(d, dir, root ? ERROR : WARNING)) != NULL)
+	for (;;)
 	{
+		int			e;
+
 		CHECK_FOR_INTERRUPTS();
+		/* ReadDirExtended, with the SQLSTATE of bloom_file_errcode */
+		errno = 0;
+		de = readdir(d);
+		e = errno;
+		if (de == NULL)
+		{
+			if (e != 0)
+			{
+				if (root)
+					ereport(ERROR,
+							(errcode(bloom_file_errcode(e)),
+							 errmsg("could not read directory \"%s\": %m", dir)));
+				ereport(WARNING,
+						(errcode(bloom_file_errcode(e)),
+						 errmsg("skipping the rest of directory %s: could not read it: %m",
+								base_name(dir)),
+						 errdetail("The directory is \"%s\".", dir)));
+			}
+			break;
+		}
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
 		{
 			bc_walk_stat st;
@@ -200,13 +235,16 @@ walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 {
 	char	   *err = NULL;
 	char	   *data;
+	int			e;
 	MemoryContext old = MemoryContextSwitchTo(((Walk *) arg)->walkcxt);
 
-	data = (char *) bloom_file_read_all(bloom_file_path(path), max, len, &err);
+	/* below the folder given: no second check (see the header) */
+	data = (char *) bloom_file_read_all(path, max, len, &err);
+	e = errno;
 	MemoryContextSwitchTo(old);
 	if (data == NULL)
 		ereport(WARNING,
-				(errcode(ERRCODE_DATA_EXCEPTION),
+				(errcode(e != 0 ? bloom_file_errcode(e) : ERRCODE_DATA_EXCEPTION),
 				 errmsg("skipping transaction log %s: %s", base_name(path), err),
 				 errdetail("The file is \"%s\"; the SSTables it names are listed as live.", path)));
 	return data;
@@ -224,16 +262,16 @@ walk_problem(void *arg, const bc_walk_report *r)
 		case BC_WALK_STAT_FAILED:
 			if (r->root)
 				ereport(ERROR,
-						(errcode_for_file_access(),
+						(errcode(bloom_file_errcode(r->err)),
 						 errmsg("could not stat directory \"%s\": %m", path)));
 			if (r->is_directory)
 				ereport(WARNING,
-						(errcode_for_file_access(),
+						(errcode(bloom_file_errcode(r->err)),
 						 errmsg("skipping directory %s: could not stat it: %m", base_name(path)),
 						 errdetail("The directory is \"%s\".", path)));
 			else
 				ereport(WARNING,
-						(errcode_for_file_access(),
+						(errcode(bloom_file_errcode(r->err)),
 						 errmsg("skipping %s: could not stat it: %m", base_name(path)),
 						 errdetail("The file is \"%s\".", path)));
 			break;

@@ -8,8 +8,9 @@
  * A listing of a node must not stop at one bad SSTable, so every problem
  * with a component (unreadable, malformed, a version bloomcass does not
  * read) is a WARNING naming the file, and the fields that component would
- * have given stay NULL.  Privileges are not such a problem: each file's path
- * goes through bloom_file_path first, which raises an ERROR.
+ * have given stay NULL.  Privileges were decided for the folder given to
+ * cassandra_sstables (bloom_sstable_dir.c), as pg_read_binary_file decides
+ * them for every path below it.
  */
 #include "postgres.h"
 
@@ -52,29 +53,38 @@ has_component(const bc_walk_sstable *s, const char *component)
 	return false;
 }
 
+/*
+ * A component's path: the real path of its folder (s->prefix), not checked
+ * again against pg_read_binary_file's rule, which the folder given to the
+ * listing passed (bloom_sstable_dir.c says why that decides for every file
+ * below it).
+ */
 static char *
 component_path(const bc_walk_sstable *s, const char *component)
 {
-	return bloom_file_path(psprintf("%s-%s", s->prefix, component));
+	return psprintf("%s-%s", s->prefix, component);
 }
 
 /*
  * The WARNING for a component that gives nothing: the message names the
- * file, the detail gives its whole path and the columns left NULL.
+ * file, the detail gives its whole path and the columns left NULL.  Its
+ * SQLSTATE is that of the file error (bloom_file_errcode) when a system
+ * call failed (errnum), else 22000: what the component holds is wrong.
  */
 static void
-warn_component(const char *path, const char *what, const char *columns)
+warn_component(const char *path, const char *what, const char *columns, int errnum)
 {
 	const char *base = strrchr(path, '/');
+	int			code = errnum != 0 ? bloom_file_errcode(errnum) : ERRCODE_DATA_EXCEPTION;
 
 	if (columns == NULL)
 		ereport(WARNING,
-				(errcode(ERRCODE_DATA_EXCEPTION),
+				(errcode(code),
 				 errmsg("skipping %s: %s", base ? base + 1 : path, what),
 				 errdetail("The file is \"%s\"; the key range is read from Index.db instead.", path)));
 	else
 		ereport(WARNING,
-				(errcode(ERRCODE_DATA_EXCEPTION),
+				(errcode(code),
 				 errmsg("skipping %s: %s", base ? base + 1 : path, what),
 				 errdetail("The file is \"%s\"; its SSTable is listed with %s NULL.", path, columns)));
 }
@@ -93,7 +103,7 @@ read_whole(const bc_walk_sstable *s, const char *component, size_t max,
 	*path = component_path(s, component);
 	data = bloom_file_read_all(*path, max, len, &err);
 	if (data == NULL)
-		warn_component(*path, err, columns);
+		warn_component(*path, err, columns, errno);
 	return data;
 }
 
@@ -162,7 +172,7 @@ read_filterdb(const bc_walk_sstable *s, bc_order order, bc_layout layout, BloomS
 
 	if (!bloom_file_open(&ff->f, path, &err))
 	{
-		warn_component(path, err, FILTER_COLS);
+		warn_component(path, err, FILTER_COLS, ff->f.errnum);
 		return;
 	}
 	if ((uint64) ff->f.size > (uint64) BC_MAX_VALUE_BYTES)
@@ -186,7 +196,7 @@ read_filterdb(const bc_walk_sstable *s, bc_order order, bc_layout layout, BloomS
 					  "it changed length while it was read" : bc_status_message(st));
 	}
 	bloom_file_close(&ff->f);
-	warn_component(path, err, FILTER_COLS);
+	warn_component(path, err, FILTER_COLS, ff->f.errnum);
 }
 
 static void
@@ -203,7 +213,7 @@ read_statistics(const bc_walk_sstable *s, BloomSSTableMeta *m)
 		return;
 	rc = bc_statistics_parse(data, len, s->version, strlen(s->version), &st);
 	if (rc != BC_OK)
-		warn_component(path, bc_status_message(rc), STATS_COLS);
+		warn_component(path, bc_status_message(rc), STATS_COLS, 0);
 	else
 	{
 		m->partitioner = pnstrdup((const char *) st.partitioner, st.partitioner_len);
@@ -234,7 +244,7 @@ read_summary(const bc_walk_sstable *s, BloomSSTableMeta *m)
 		return false;
 	rc = bc_summary_parse(s->version, strlen(s->version), data, len, &sum);
 	if (rc != BC_OK)
-		warn_component(path, bc_status_message(rc), columns);
+		warn_component(path, bc_status_message(rc), columns, 0);
 	else
 	{
 		m->first_key = bloom_bytea(sum.first, sum.first_len);
@@ -295,14 +305,15 @@ read_range(const bc_walk_sstable *s, bool trie, BloomSSTableMeta *m)
 
 	if (!bloom_file_open(&f, path, &err))
 	{
-		warn_component(path, err, RANGE_COLS);
+		warn_component(path, err, RANGE_COLS, f.errnum);
 		return;
 	}
 	bloom_file_reader(&f, &r);
 	rc = trie ? partitions_range(&r, m) : index_range(&r, s->version, m);
 	bloom_file_close(&f);
 	if (rc != BC_OK)
-		warn_component(path, rc == BC_ERR_READ ? f.err : bc_status_message(rc), RANGE_COLS);
+		warn_component(path, rc == BC_ERR_READ ? f.err : bc_status_message(rc), RANGE_COLS,
+					   rc == BC_ERR_READ ? f.errnum : 0);
 }
 
 void

@@ -105,7 +105,12 @@ typedef struct BloomFile
 	const char *path;
 	int64		size;			/* at open */
 	char	   *err;			/* why a read through bloom_file_reader failed */
+	int			errnum;			/* the errno of a failed open or read, else 0 */
 } BloomFile;
+
+/* the SQLSTATE of a file error (bloom_file_errors.c): every ERROR and
+ * WARNING of a failed system call on a file or folder takes it */
+extern BLOOM_INTERNAL int bloom_file_errcode(int errnum);
 
 extern BLOOM_INTERNAL char *bloom_file_path(const char *path);
 /* CHECK_FOR_INTERRUPTS, as the core's bc_tick_hook (bc_tick.h) */
@@ -120,6 +125,8 @@ extern BLOOM_INTERNAL void bloom_file_close(BloomFile *f);
 /* the open file as the core's readers take it (bc_reader.h); a failed read
  * leaves its reason in f->err */
 extern BLOOM_INTERNAL void bloom_file_reader(BloomFile *f, bc_reader *r);
+/* with err: NULL and the reason in *err, errno the failed call's (0 when
+ * no call failed: not a regular file, too large, changed length) */
 extern BLOOM_INTERNAL uint8 *bloom_file_read_all(const char *path, size_t max, size_t *len,
 												 char **err);
 /* the same, the file's bytes placed after `room` bytes left for the caller */

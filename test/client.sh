@@ -356,7 +356,10 @@ expect "6.0 damaged: the trailer's id (covered by its checksum only) loads as th
 run "$T/components.log" --label hc --keys "$HOSTILE/components"
 expect "components: exit status 1" "$RC" 1
 got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/components.log" | sed -E 's|.*/components/([^/]+)/.*|\1|' | sort | paste -sd' ')
-expect "components: the damaged ones are reported and not loaded" "$got" "chunk-data-2p30 index-order leaf-hash"
+expect "components: the damaged ones are reported and not loaded" "$got" \
+	"chunk-data-2p30 data-length data-length data-length data-length data-length data-length index-order leaf-hash"
+expect "components: a data length past chunk count * chunk length names CompressionInfo.db (mc, nb, oa, da, pa, ea; before: sizes of 70 TB stored)" \
+	"$(grep -Ec "components/data-length/((mc-2|nb-1|oa-1|pa-1)-big|(da|ea)-1-bti): CompressionInfo.db: CompressionInfo.db declares a data length larger than its chunks can hold" "$T/components.log")" 6
 expect "components: keys out of order name Index.db" \
 	"$(grep -c "components/index-order/mc-2-big: Index.db: Index.db partition keys are out of the partitioner's order" "$T/components.log")" 1
 expect "components: a leaf's hash byte names Partitions.db" \
@@ -535,6 +538,22 @@ expect "lattice: the SSTable loaded once (4,096 paths)" \
 	"$(q -c "SELECT count(*) || ' ' || count(DISTINCT path) FROM cassandra_sstable_files WHERE label = 'lattice'")" "1 1"
 expect "lattice: each second link skipped with a message naming the path walked" \
 	"$(grep -c "skipping directory $H/files/lattice/d0/\(a/\)*b: already walked as $H/files/lattice/d0/\(a/\)*a (the same directory, through a symbolic link)" "$T/lattice.log")" 12
+
+# --- failures of system calls (test/make-hostile.sh, errno): each named by
+# its cause (strerror), the walk going on: components that are links to
+# themselves, a link to itself, a folder past PATH_MAX
+run "$T/errno.log" --label errno "$H/errno"
+expect "errno: skipped with warnings, no live SSTable (exit status 1)" \
+	"$RC $(grep -c "no live SSTable found in $H/errno$" "$T/errno.log")" "1 1"
+expect "errno: each component linked to itself skipped, naming the cause" \
+	"$(grep -c "skipping $H/errno/loop/nb-1-big-[A-Za-z.0-9]*: Too many levels of symbolic links" "$T/errno.log")" 8
+expect "errno: a link to itself skipped, naming the cause" \
+	"$(grep -c "skipping $H/errno/self: Too many levels of symbolic links" "$T/errno.log")" 1
+expect "errno: a folder past PATH_MAX skipped, naming the cause" \
+	"$(grep -c "skipping directory $H/errno/deep/d*/.*: File name too long" "$T/errno.log")" 1
+run "$T/errno-root.log" --label errno "$H/errno/self"
+expect "errno: a link to itself as the folder to load (exit status 2, the cause)" \
+	"$RC $(grep -c "cannot read directory $H/errno/self: Too many levels of symbolic links" "$T/errno-root.log")" "2 1"
 
 # --- a living node: SSTables deleted, half gone, replaced; links ------------
 # (src/client/prune.c) After each round the label's rows and keys equal those

@@ -102,6 +102,24 @@ copy_sstable "$BB" "$C/chunk-data-2p30/bb-1-bti"
 poke "$dest/$C/chunk-data-2p30/bb-1-bti-CompressionInfo.db" 19 40 00 00 00
 poke "$dest/$C/chunk-data-2p30/bb-1-bti-CompressionInfo.db" 27 00 00 00 00 40 00 00 00
 
+# CompressionInfo.db declaring a data length of 2^46 + its own, for one
+# chunk of 64 KiB (mc, byte 25, the third of the BE64 data length at
+# 23-30) or 16 KiB (nb, oa, da, pa, ea: byte 29, the data length at 27-34,
+# after the max compressed length): more than chunk count * chunk length
+copy_sstable "$MC" "$C/data-length/mc-2-big"
+poke "$dest/$C/data-length/mc-2-big-CompressionInfo.db" 25 40
+# (and Cassandra 6.0's pa and ea: oa's and da's files under their names,
+# which BigVersion and BtiVersion read alike, as test/make-v60.sh says)
+for v in nb oa da pa ea; do
+	f=big
+	from=$v
+	[[ $v != da && $v != ea ]] || f=bti
+	[[ $v != pa ]] || from=oa
+	[[ $v != ea ]] || from=da
+	copy_sstable "$L/$from/legacy_tables/legacy_${from}_simple/$from-1-$f" "$C/data-length/$v-1-$f"
+	poke "$dest/$C/data-length/$v-1-$f-CompressionInfo.db" 29 40
+done
+
 # --- partitions: Index.db positions against Data.db ---
 # (sql/27_partitions.sql)
 # an uncompressed Data.db cut to 10 bytes: Index.db's positions of the
@@ -212,4 +230,32 @@ copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" "$I/disk2/ks2/t2-22
 ln -s ../disk2/ks2 "$dest/$I/data/ks2"
 ln -s data "$dest/$I/link"
 
+# --- errno: failures of the system calls the readers make ---
+# (sql/29_file_errors.sql, test/client.sh) errno/loop/nb-1-big-*: every
+# component a symbolic link to itself (ELOOP); errno/self: a link to itself;
+# errno/deep/: 17 folders of 255-byte names, a path past PATH_MAX (4,096
+# bytes: ENAMETOOLONG); errno/noaccess/: a folder no one but root may
+# enter (EACCES), made so after the chmod below
+copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" errno/loop/nb-1-big
+for f in "$dest/errno/loop/"*; do
+	rm -f -- "$f"
+	ln -s -- "${f##*/}" "$f"
+done
+ln -s self "$dest/errno/self"
+deep=$dest/errno/deep
+for i in $(seq 17); do
+	deep=$deep/$(printf 'd%.0s' $(seq 255))
+done
+mkdir -p -- "$deep"
+mkdir -p "$dest/errno/noaccess"
+
+# unreadable/: a copy of nb-1-big whose Filter.db and Statistics.db, and
+# a transaction log beside it, no one but root may read (EACCES at open,
+# after a stat that succeeds), made so after the chmod below
+copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" unreadable/nb-1-big
+: >"$dest/unreadable/nb_txn_compaction_77777777-9a94-11e8-a0e6-e9a8e4bb7a4d.log"
+
 chmod -R a+rX "$dest"
+chmod 000 "$dest/errno/noaccess" "$dest/unreadable/nb-1-big-Filter.db" \
+	"$dest/unreadable/nb-1-big-Statistics.db" \
+	"$dest/unreadable/nb_txn_compaction_77777777-9a94-11e8-a0e6-e9a8e4bb7a4d.log"

@@ -305,6 +305,19 @@ bc_compression_parse(const char *version, size_t version_len,
 	if ((len - pos) / 8 < (size_t) n)
 		return BC_ERR_COMPRESSION_TRUNCATED;
 	out->chunk_count = n;
+
+	/*
+	 * The data length against what the chunks can hold: Cassandra's
+	 * CompressionMetadata.chunkFor throws CorruptSSTableException (an
+	 * EOFException) for a position whose chunk is past the last offset, and
+	 * ScyllaDB's compression::locate (offsets.at) throws out_of_range, so
+	 * no reader reaches data past chunk count * chunk length.  Neither
+	 * checks it when the file is opened, but a size computed from it (the
+	 * last partition's, the data's end) would be a wrong answer: refused.
+	 * Both factors are below 2^31, so the product fits.
+	 */
+	if ((uint64_t) dlen > (uint64_t) n * (uint64_t) out->chunk_length)
+		return BC_ERR_COMPRESSION_DATA_LENGTH;
 	out->offsets = data + pos;
 	pos += 8 * (size_t) n;
 	/* bytes after the offsets: Cassandra 6.0's dictionary (version_60), or

@@ -94,7 +94,8 @@ typedef struct bc_compression_info
 /*
  * Parse CompressionInfo.db (data, len) of an SSTable of the given version,
  * whose Data.db has data_file_size bytes.  BC_ERR_COMPRESSION_TRUNCATED,
- * BC_ERR_COMPRESSION_FORMAT, BC_ERR_COMPRESSION_UNSUPPORTED (a compressor
+ * BC_ERR_COMPRESSION_FORMAT, BC_ERR_COMPRESSION_DATA_LENGTH (a data length
+ * past chunk count * chunk length), BC_ERR_COMPRESSION_UNSUPPORTED (a compressor
  * bloomcass cannot read, the name is in out), BC_ERR_COMPRESSION_DICTIONARY,
  * BC_ERR_COMPRESSION_DICT_KIND, BC_ERR_COMPRESSION_DICT_CHECKSUM (Cassandra
  * 6.0's dictionary, bc_compression_dict.h) or BC_ERR_VERSION_UNKNOWN.  The chunks' offsets are checked by

@@ -132,6 +132,8 @@ bc_status_message(bc_status st)
 			return "CompressionInfo.db's compression dictionary does not match its CRC32C checksum: the file is corrupt";
 		case BC_ERR_COMPRESSION_DICT_MISMATCH:
 			return "Data.db chunk was compressed with another zstd dictionary than the one CompressionInfo.db holds: one of the two files is corrupt";
+		case BC_ERR_COMPRESSION_DATA_LENGTH:
+			return "CompressionInfo.db declares a data length larger than its chunks can hold (chunk count times chunk length)";
 		case BC_ERR_TRIE_TRUNCATED:
 			return "a Partitions.db trie node or its payload runs past the end of the trie";
 		case BC_ERR_TRIE_POINTER:

@@ -114,6 +114,8 @@ typedef enum bc_status
 	BC_ERR_COMPRESSION_DICT_CHECKSUM,	/* its CRC32C does not match */
 	BC_ERR_COMPRESSION_DICT_MISMATCH,	/* a chunk's zstd frame names another
 										 * dictionary than the one stored */
+	BC_ERR_COMPRESSION_DATA_LENGTH, /* a data length past chunk count * chunk
+									 * length */
 
 	/* the trie of Partitions.db (bc_trie.c) and the keys it leads to
 	 * (bc_trie_keys.c) */

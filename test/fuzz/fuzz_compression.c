@@ -10,10 +10,11 @@
  * another compressor, and on success every field where the model reads
  * it: the class name and options inside the file, the chunk length a
  * power of two, the max compressed length from na and in da and bb only
- * (INT32_MAX before), a data length >= 0, at least one chunk and every
- * offset inside the file, Adler32 from jb to lb, ScyllaDB's dictionary the
- * parts 0 .. n-1 in order (bc_compression_dictionary into an exact-size
- * buffer).  Then bc_compression_option for every key, and
+ * (INT32_MAX before), a data length >= 0 and at most chunk count * chunk
+ * length (DATA_LENGTH past it: no partition size or position beyond what
+ * the chunks hold), at least one chunk and every offset inside the file,
+ * Adler32 from jb to lb, ScyllaDB's dictionary the parts 0 .. n-1 in
+ * order (bc_compression_dictionary into an exact-size buffer).  Then bc_compression_option for every key, and
  * bc_compression_chunk, bc_compression_chunk_data_len and
  * bc_compression_buffer_size for every chunk and several Data.db sizes
  * against their documented contract; then the whole Data.db read through
@@ -234,6 +235,12 @@ ref_parse(const fuzz_version *fv, const uint8_t *d, size_t len, ref_info *m)
 	}
 	m->offsets = d + r.pos;
 	m->end = r.pos + 8 * (size_t) m->count;
+	/* no more data than the chunks hold (CompressionMetadata.chunkFor) */
+	if ((uint64_t) m->dlen > (uint64_t) m->count * (uint64_t) m->chunk)
+	{
+		m->structure = BC_ERR_COMPRESSION_DATA_LENGTH;
+		return;
+	}
 	m->structure = BC_OK;
 	for (j = 0; j < sizeof(known) / sizeof(known[0]); j++)
 	{
@@ -393,7 +400,9 @@ fuzz_compression(const uint8_t *data, size_t len)
 		return;
 	}
 	ref_parse(fv, d, dl, &m);
-	if (m.structure != BC_OK)
+	if (m.structure == BC_ERR_COMPRESSION_DATA_LENGTH)
+		CHECK(st == BC_ERR_COMPRESSION_DATA_LENGTH);
+	else if (m.structure != BC_OK)
 		CHECK(st == BC_ERR_COMPRESSION_TRUNCATED || st == BC_ERR_COMPRESSION_FORMAT ||
 			  st == BC_ERR_COMPRESSION_DICTIONARY);
 	else if (m.compressor < 0)
@@ -420,6 +429,15 @@ fuzz_compression(const uint8_t *data, size_t len)
 		  ((ci.chunk_length & (ci.chunk_length - 1)) == 0 || ref_scylla(fv->v)));
 	CHECK(ci.max_compressed_length == m.max);
 	CHECK(ci.data_length == m.dlen && ci.data_length >= 0);
+	/* no size or position past what the chunks declare: the data length,
+	 * the end of every partition, is within chunk count * chunk length */
+	CHECK((uint64_t) ci.data_length <= (uint64_t) ci.chunk_count * (uint64_t) ci.chunk_length);
+	{
+		uint64_t	ul = 0;
+
+		CHECK(bc_data_uncompressed_length(fv->v, vl, d, dl, 0, &ul) == BC_OK &&
+			  ul == (uint64_t) ci.data_length);
+	}
 	CHECK(ci.chunk_count == m.count && ci.chunk_count >= 1 && ci.offsets == m.offsets &&
 		  inside(ci.offsets, 8 * (size_t) ci.chunk_count, d, dl));
 	CHECK(ci.data_file_size == 0);

@@ -225,9 +225,11 @@ check_parse(const char *v, const uint8_t *info, size_t ilen, const uint8_t *db, 
 	size_t		pos;
 
 	CHECK(bc_status_message(st) != NULL);
-	if (so == BC_ERR_COMPRESSION_TRUNCATED || so == BC_ERR_COMPRESSION_FORMAT)
+	if (so == BC_ERR_COMPRESSION_TRUNCATED || so == BC_ERR_COMPRESSION_FORMAT ||
+		so == BC_ERR_COMPRESSION_DATA_LENGTH)
 	{
-		/* the header and offsets are read before the trailer */
+		/* the header and offsets (and the data length against them) are
+		 * read before the trailer */
 		CHECK(st == so);
 		return;
 	}

@@ -10,7 +10,8 @@
  *     Adler32 from jb to lb), with a CompressionInfo.db naming each of the
  *     seven compressors in turn (ScyllaDB's with a dictionary from the
  *     payload), the chunk length, max compressed length and data length
- *     taken from the input; flags may spoil one checksum.  Every chunk read
+ *     taken from the input (a data length past the chunks refused at
+ *     parse); flags may spoil one checksum.  Every chunk read
  *     through bc_data_read has the status and bytes of a model that calls
  *     the compressors' libraries directly (raw chunks from the max
  *     compressed length on, LZ4's length header, exact lengths);
@@ -232,7 +233,8 @@ arbitrary_chunks(const char *version, bc_compressor c, const uint8_t *hdr,
 			max_len = (int32_t) ((uint32_t) hdr[2] << 24 | (uint32_t) hdr[1] << 8 | hdr[3]);
 			break;
 	}
-	/* the data length ends in the last chunk, or (flags) past them */
+	/* the data length ends in the last chunk, or (flags) past them, which
+	 * bc_compression_parse refuses */
 	data_len = (uint64_t) (n - 1) * (uint64_t) chunk_len + 1 +
 		(uint64_t) (hdr[2] * 977u) % (uint64_t) chunk_len;
 	if (hdr[3] & 0x40)
@@ -249,6 +251,14 @@ arbitrary_chunks(const char *version, bc_compressor c, const uint8_t *hdr,
 	fuzz_write_info(&info, version, c, dict, dict_len, hdr[3] & 1, chunk_len, max_len, data_len,
 					offsets, n);
 	st = bc_compression_parse(version, 2, info.d, info.n, db.n, &ci);
+	/* a data length past what the chunks hold: refused, naming
+	 * CompressionInfo.db (CompressionMetadata.chunkFor's bound), so that no
+	 * size or position is ever past them */
+	if (hdr[3] & 0x40)
+	{
+		CHECK(st == BC_ERR_COMPRESSION_DATA_LENGTH);
+		goto out;
+	}
 	CHECK(st == BC_OK);
 	CHECK(ci.compressor == c && ci.chunk_length == chunk_len && ci.chunk_count == (int32_t) n &&
 		  ci.data_length == (int64_t) data_len && ci.data_file_size == db.n &&

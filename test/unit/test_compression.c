@@ -610,6 +610,42 @@ check_damaged(void)
 		free(out);
 		ci.d[dl + 7]--;
 	}
+
+	/*
+	 * a data length past what the chunks hold (chunk count * chunk
+	 * length, CompressionMetadata.chunkFor's bound): refused at parse, at
+	 * one byte past it and at 2^46 bytes past the real one; exactly the
+	 * chunks' room is read (the last chunk then decompresses short)
+	 */
+	{
+		size_t		dl = ci.n - 8 * (size_t) ((n + 4095) / 4096) - 4 - 8;
+		uint64_t	room = 4096 * (uint64_t) ((n + 4095) / 4096);
+		uint8_t		save[8];
+		buf			b = {0};
+
+		memcpy(save, ci.d + dl, 8);
+		unit_put_be(&b, room, 8);
+		memcpy(ci.d + dl, b.d, 8);
+		st = bc_compression_parse("oa", 2, ci.d, ci.n, db.n, &info);
+		CHECK(st == BC_OK && (uint64_t) info.data_length == room,
+			  "data length = chunk count * chunk length: %s", bc_status_message(st));
+		b.n = 0;
+		unit_put_be(&b, room + 1, 8);
+		memcpy(ci.d + dl, b.d, 8);
+		st = bc_compression_parse("oa", 2, ci.d, ci.n, db.n, &info);
+		CHECK(st == BC_ERR_COMPRESSION_DATA_LENGTH, "data length past the chunks by 1: %s",
+			  bc_status_message(st));
+		b.n = 0;
+		unit_put_be(&b, ((uint64_t) 1 << 46) + n, 8);
+		memcpy(ci.d + dl, b.d, 8);
+		st = bc_compression_parse("oa", 2, ci.d, ci.n, db.n, &info);
+		CHECK(st == BC_ERR_COMPRESSION_DATA_LENGTH, "data length 2^46 + n: %s",
+			  bc_status_message(st));
+		CHECK(bc_data_uncompressed_length("oa", 2, ci.d, ci.n, db.n, &room) ==
+			  BC_ERR_COMPRESSION_DATA_LENGTH, "the uncompressed length of 2^46 + n given");
+		memcpy(ci.d + dl, save, 8);
+		free(b.d);
+	}
 	free(copy);
 
 	/* crafted headers */
