@@ -25,6 +25,7 @@
 
 #include <errno.h>
 
+#include "common/username.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
 
@@ -102,6 +103,32 @@ bloom_file_errcode(int errnum)
 	return ERRCODE_SYSTEM_ERROR;
 }
 
+/*
+ * errhint for a permission refused by the operating system (EACCES,
+ * EPERM): the server reads files as its own operating-system user, not as
+ * the role that called the function, nor as the user of the psql that
+ * runs it, which is what surprises whoever can read the folder
+ * themselves.  0, and no hint, for any other errno.  Called inside an
+ * ereport (bloom_file_errcodes).
+ */
+int
+bloom_file_errhint(int errnum)
+{
+	char	   *err = NULL;
+	const char *user;
+
+	if (errnum != EACCES && errnum != EPERM)
+		return 0;
+	user = get_user_name(&err);
+	if (user == NULL)
+		return errhint("The server reads files as its own operating-system user, "
+					   "which needs read permission on the file or folder "
+					   "and search permission on every folder above it.");
+	return errhint("The server reads files as its operating-system user \"%s\", "
+				   "which needs read permission on the file or folder "
+				   "and search permission on every folder above it.", user);
+}
+
 extern PGDLLEXPORT Datum bloom_file_error_test(PG_FUNCTION_ARGS);
 
 PG_FUNCTION_INFO_V1(bloom_file_error_test);
@@ -123,7 +150,7 @@ bloom_file_error_test(PG_FUNCTION_ARGS)
 		elog(ERROR, "no errno named \"%s\" in the table", name);
 	errno = e;
 	ereport(ERROR,
-			(errcode(bloom_file_errcode(e)),
+			(bloom_file_errcodes(e),
 			 errmsg("could not open file \"%s\" for reading: %m", name)));
 	PG_RETURN_VOID();
 }

@@ -111,7 +111,7 @@ file_failure(char **err, const char *fmt, const char *what, const char *path)
 	{
 		errno = save_errno;
 		ereport(ERROR,
-				(errcode(bloom_file_errcode(save_errno)),
+				(bloom_file_errcodes(save_errno),
 				 errmsg(fmt, path)));
 	}
 	*err = psprintf("could not %s it: %s", what, strerror(save_errno));

@@ -184,10 +184,10 @@ walk_list(void *arg, bc_walk *w, const char *dir, int root)
 
 		if (root)
 			ereport(ERROR,
-					(errcode(bloom_file_errcode(e)),
+					(bloom_file_errcodes(e),
 					 errmsg("could not open directory \"%s\": %m", dir)));
 		ereport(WARNING,
-				(errcode(bloom_file_errcode(e)),
+				(bloom_file_errcodes(e),
 				 errmsg("skipping directory %s: could not open it: %m", base_name(dir)),
 				 errdetail("The directory is \"%s\".", dir)));
 		return 0;
@@ -207,10 +207,10 @@ walk_list(void *arg, bc_walk *w, const char *dir, int root)
 			{
 				if (root)
 					ereport(ERROR,
-							(errcode(bloom_file_errcode(e)),
+							(bloom_file_errcodes(e),
 							 errmsg("could not read directory \"%s\": %m", dir)));
 				ereport(WARNING,
-						(errcode(bloom_file_errcode(e)),
+						(bloom_file_errcodes(e),
 						 errmsg("skipping the rest of directory %s: could not read it: %m",
 								base_name(dir)),
 						 errdetail("The directory is \"%s\".", dir)));
@@ -245,6 +245,7 @@ walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 	if (data == NULL)
 		ereport(WARNING,
 				(errcode(e != 0 ? bloom_file_errcode(e) : ERRCODE_DATA_EXCEPTION),
+				 bloom_file_errhint(e),
 				 errmsg("skipping transaction log %s: %s", base_name(path), err),
 				 errdetail("The file is \"%s\"; the SSTables it names are listed as live.", path)));
 	return data;
@@ -262,16 +263,16 @@ walk_problem(void *arg, const bc_walk_report *r)
 		case BC_WALK_STAT_FAILED:
 			if (r->root)
 				ereport(ERROR,
-						(errcode(bloom_file_errcode(r->err)),
+						(bloom_file_errcodes(r->err),
 						 errmsg("could not stat directory \"%s\": %m", path)));
 			if (r->is_directory)
 				ereport(WARNING,
-						(errcode(bloom_file_errcode(r->err)),
+						(bloom_file_errcodes(r->err),
 						 errmsg("skipping directory %s: could not stat it: %m", base_name(path)),
 						 errdetail("The directory is \"%s\".", path)));
 			else
 				ereport(WARNING,
-						(errcode(bloom_file_errcode(r->err)),
+						(bloom_file_errcodes(r->err),
 						 errmsg("skipping %s: could not stat it: %m", base_name(path)),
 						 errdetail("The file is \"%s\".", path)));
 			break;

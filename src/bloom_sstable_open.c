@@ -63,7 +63,7 @@ bloom_components_error(bc_status st, const char *version, BloomComponent *comps,
 		for (i = 0; i < ncomps; i++)
 			if (comps[i].open && comps[i].file.err != NULL)
 				ereport(ERROR,
-						(errcode(bloom_file_errcode(comps[i].file.errnum)),
+						(bloom_file_errcodes(comps[i].file.errnum),
 						 errmsg("could not read file \"%s\": %s", comps[i].path,
 								comps[i].file.err)));
 	for (i = 0; i < ncomps; i++)

@@ -79,12 +79,12 @@ warn_component(const char *path, const char *what, const char *columns, int errn
 
 	if (columns == NULL)
 		ereport(WARNING,
-				(errcode(code),
+				(errcode(code), bloom_file_errhint(errnum),
 				 errmsg("skipping %s: %s", base ? base + 1 : path, what),
 				 errdetail("The file is \"%s\"; the key range is read from Index.db instead.", path)));
 	else
 		ereport(WARNING,
-				(errcode(code),
+				(errcode(code), bloom_file_errhint(errnum),
 				 errmsg("skipping %s: %s", base ? base + 1 : path, what),
 				 errdetail("The file is \"%s\"; its SSTable is listed with %s NULL.", path, columns)));
 }

@@ -111,6 +111,10 @@ typedef struct BloomFile
 /* the SQLSTATE of a file error (bloom_file_errors.c): every ERROR and
  * WARNING of a failed system call on a file or folder takes it */
 extern BLOOM_INTERNAL int bloom_file_errcode(int errnum);
+extern BLOOM_INTERNAL int bloom_file_errhint(int errnum);
+/* inside an ereport: the errno's SQLSTATE, and the hint of a permission
+ * refused by the operating system */
+#define bloom_file_errcodes(e) errcode(bloom_file_errcode(e)), bloom_file_errhint(e)
 
 extern BLOOM_INTERNAL char *bloom_file_path(const char *path);
 /* CHECK_FOR_INTERRUPTS, as the core's bc_tick_hook (bc_tick.h) */
