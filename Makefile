@@ -99,6 +99,7 @@ GLUE_SRCS = \
 	src/bloom_sstable_open.c \
 	src/bloom_sstable_parse.c \
 	src/bloom_sstable_read.c \
+	src/bloom_typed_key.c \
 	src/bloom_util.c \
 	src/bloomcass.c
 
@@ -145,6 +146,7 @@ REGRESS = \
 	27_partitions \
 	28_identity \
 	30_contains_each \
+	31_typed_probes \
 	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
