@@ -57,7 +57,8 @@ SELECT cql, pg, format('(%s)::%s', p, pg), format('(%s)::%s', a, pg)
 FROM (VALUES ('ByteType', '-128', '2'), ('ShortType', '-32768', '2'),
              ('Int32Type', '2147483647', '2'), ('LongType', '1', '2'),
              ('CounterColumnType', '1', '2'), ('IntegerType', '1', '2'),
-             ('ReversedType(LongType)', '1', '2')) i(cql, p, a),
+             ('ReversedType(LongType)', '1', '2'), ('DecimalType', '1', '2'),
+             ('FloatType', '2', '3'), ('DoubleType', '2', '3')) i(cql, p, a),
      unnest(ARRAY['smallint', 'integer', 'bigint', 'numeric']) pg
 WHERE NOT (pg = 'smallint' AND cql = 'Int32Type');
 INSERT INTO tp_matrix VALUES
@@ -65,15 +66,12 @@ INSERT INTO tp_matrix VALUES
 	('LongType', 'bigint', '3000000000::bigint', '2::bigint'),
 	('LongType', 'numeric', '1.000', '2.0'),
 	('IntegerType', 'numeric', '123456789012345678901234567890', '123456789012345678901234567891'),
-	('DecimalType', 'integer', '1', '2'),
 	('DecimalType', 'numeric', '1.50', '1.5'),
 	('FloatType', 'real', '1.5::real', '2.5::real'),
 	('FloatType', 'double precision', '0.1::float8', '2.5::float8'),
-	('FloatType', 'integer', '2', '3'),
 	('FloatType', 'numeric', '0.1', '2.5'),
 	('DoubleType', 'double precision', '0.1::float8', '2.5::float8'),
 	('DoubleType', 'real', '1.5::real', '2.5::real'),
-	('DoubleType', 'bigint', '2::bigint', '3::bigint'),
 	('DoubleType', 'numeric', '0.1', '2.5'),
 	('BooleanType', 'boolean', 'true', 'false'),
 	('UUIDType', 'uuid', '''8d8ac610-566d-4ef0-9c22-186b2a5ed793''::uuid', '''00000000-0000-4000-8000-000000000000''::uuid'),
