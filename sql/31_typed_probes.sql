@@ -258,10 +258,14 @@ FROM (VALUES
 	($$SELECT bloom_contains(f, '3000000000'::text, 'int') FROM tp_filters WHERE cql = 'LongType'$$),
 	($$SELECT bloom_contains(f, 'é', 'AsciiType') FROM tp_filters WHERE cql = 'LongType'$$),
 	($$SELECT bloom_contains(f, 'acme', 'CompositeType(UTF8Type,Int32Type)') FROM tp_filters WHERE cql = 'LongType'$$),
+	($$SELECT bloom_contains(f, 'acme:7:!', 'CompositeType(UTF8Type,Int32Type)') FROM tp_filters WHERE cql = 'LongType'$$),
+	($$SELECT bloom_contains(f, 'acme:7:1', 'CompositeType(UTF8Type,Int32Type)') FROM tp_filters WHERE cql = 'LongType'$$),
 	($$SELECT bloom_contains(f, 1, 'NoSuchType') FROM tp_filters WHERE cql = 'LongType'$$),
 	($$SELECT bloom_contains(f, 1, 'bigint(int)') FROM tp_filters WHERE cql = 'LongType'$$),
 	($$SELECT bloom_contains(f, 1, 'DynamicCompositeType(a=>UTF8Type)') FROM tp_filters WHERE cql = 'LongType'$$),
 	($$SELECT bloom_contains(f, '10.0.0.0/8'::inet, 'inet') FROM tp_filters WHERE cql = 'LongType'$$),
+	($$SELECT bloom_contains(f, 1, repeat('FrozenType(', 40) || 'LongType' || repeat(')', 40)) IS NULL FROM tp_filters WHERE cql = 'LongType'$$),
+	($$SELECT bloom_contains(f, repeat('[', 40), 'ListType(ListType(LongType))') FROM tp_filters WHERE cql = 'LongType'$$),
 	($$SELECT bloom_contains_each(f, ARRAY[1, 3000000000], 'int')::text FROM tp_filters WHERE cql = 'LongType'$$),
 	($$SELECT bloom_contains_each(f, ARRAY[now()], 'bigint')::text FROM tp_filters WHERE cql = 'LongType'$$),
 	($$SELECT bloom_contains_each(f, ARRAY['x']::text[], 'bigint')::text FROM tp_filters WHERE cql = 'LongType'$$),
@@ -273,3 +277,5 @@ FROM (VALUES
 -- the whole message once: its DETAIL names the key_type as given, its
 -- HINT how a key of that type is written
 SELECT bloom_contains(f, 1.5::real, 'org.apache.cassandra.db.marshal.LongType') FROM tp_filters WHERE cql = 'LongType';
+-- a composite's prefix is no partition key: refused, not "absent"
+SELECT bloom_contains(f, 'acme', 'CompositeType(UTF8Type,Int32Type)') FROM tp_filters WHERE cql = 'CompositeType(UTF8Type,Int32Type)';

@@ -44,6 +44,7 @@
 #include "utils/uuid.h"
 
 #include "bc_cqltype.h"
+#include "bc_cqlvalue.h"
 #include "bc_filter.h"
 #include "bc_keys.h"
 #include "bc_murmur3.h"
@@ -391,6 +392,41 @@ numeric_bytes(BloomTypedKey *tk, Datum value, size_t *len)
 	}
 }
 
+/*
+ * A composite's text may name a prefix of it or a slice bound (fewer
+ * components, or a last one ended by :! or :_, as CompositeType.fromString
+ * reads them): neither is a partition key, which has every component,
+ * each ended by 0 (CompositeType.build); such text is refused rather than
+ * answered "absent".
+ */
+static void
+check_composite_key(BloomTypedKey *tk, const uint8 *p, size_t len, const char *value,
+					size_t value_len)
+{
+	int			nparams = tk->t->node[tk->t->root].nparams;
+	int			i;
+	size_t		pos = 0;
+	bc_cqlerr	err;
+
+	for (i = 0; pos < len; i++)
+	{
+		const uint8_t *v;
+		size_t		vlen;
+		int			eoc;
+
+		if (bc_cql_composite_part(p, len, &pos, i, nparams, &v, &vlen, &eoc, &err) != BC_OK ||
+			eoc != 0)
+			break;
+	}
+	if (i != nparams || pos != len)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input for key_type \"%.*s\": \"%.*s\"",
+						(int) Min(tk->type_len, 400), tk->type_str, (int) Min(value_len, 200), value),
+				 errdetail("A partition key of this type has all its %d components, the text is a prefix or a slice bound.",
+						   nparams)));
+}
+
 const uint8 *
 bloom_typed_key_bytes(BloomTypedKey *tk, Datum value, size_t *len)
 {
@@ -419,18 +455,24 @@ bloom_typed_key_bytes(BloomTypedKey *tk, Datum value, size_t *len)
 			{
 				bytea	   *k;
 				uint8	   *b;
+				const char *s;
+				size_t		n;
 
 				if (tk->from == FROM_TEXT)
 				{
 					text	   *v = DatumGetTextPP(value);
 
-					k = bloom_cql_key_from_text(tk->t, tk->type_str, tk->type_len,
-												VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+					s = VARDATA_ANY(v);
+					n = VARSIZE_ANY_EXHDR(v);
 				}
 				else
-					k = bloom_cql_key_from_text(tk->t, tk->type_str, tk->type_len,
-												DatumGetCString(value),
-												strlen(DatumGetCString(value)));
+				{
+					s = DatumGetCString(value);
+					n = strlen(s);
+				}
+				k = bloom_cql_key_from_text(tk->t, tk->type_str, tk->type_len, s, n);
+				if (tk->kind == BC_CQL_COMPOSITE)
+					check_composite_key(tk, (const uint8 *) VARDATA(k), VARSIZE(k) - VARHDRSZ, s, n);
 				/* kept by tk until the next call, whatever the caller's
 				 * memory context */
 				*len = VARSIZE(k) - VARHDRSZ;
