@@ -244,8 +244,10 @@ dyn_alloc(BloomTypedKey *tk, size_t n)
 
 /*
  * An integral value, given as v (when fits) and as its decimal text, as
- * tk->kind: the integer types range-checked, varint and decimal (scale 0)
- * from the text, float and double as Java parses the text.
+ * tk->kind: the integer types range-checked as their fromString checks the
+ * number (ByteType, ShortType, Int32Type, LongType: Byte.parseByte,
+ * Short.parseShort, Integer.parseInt, Long.parseLong refuse it), varint
+ * and decimal (scale 0) from the text.
  */
 static const uint8 *
 integral_bytes(BloomTypedKey *tk, bool fits, int64 v, const char *text, size_t *len)
@@ -294,7 +296,8 @@ integral_bytes(BloomTypedKey *tk, bool fits, int64 v, const char *text, size_t *
 }
 
 /* text as a float or double, as Java's Float/Double.parseFloat reads it
- * (correctly rounded); a finite value past the type's range is 22003 */
+ * (correctly rounded); a finite value past the type's range is 22003,
+ * where Java gives an infinity: a probe for 1e39 is not one for Infinity */
 static const uint8 *
 fp_bytes(BloomTypedKey *tk, const char *text, size_t *len)
 {
