@@ -22,8 +22,9 @@
  * (as cassandra_sstable_keys returns it, or cassandra_key() of a composite)
  * is looked up as it is; any other value is serialized as the SSTable's
  * key type (3.0 and later: bloom_typed_key.c), else as everywhere else
- * (bloom_key_bytes), an untyped literal as text.  Every file is read with pg_read_binary_file's
- * privileges (bloom_files.c), checked before anything is opened.
+ * (bloom_key_bytes), an untyped literal as text.  Every file is read with
+ * pg_read_binary_file's privileges (bloom_files.c), checked before
+ * anything is opened.
  */
 #include "postgres.h"
 
