@@ -100,6 +100,7 @@ GLUE_SRCS = \
 	src/bloom_sstable_open.c \
 	src/bloom_sstable_parse.c \
 	src/bloom_sstable_read.c \
+	src/bloom_typed_key.c \
 	src/bloom_util.c \
 	src/bloomcass.c
 
@@ -147,7 +148,8 @@ REGRESS = \
 	28_identity \
 	29_file_errors \
 	30_contains_each \
-	31_data_dir_links \
+	31_typed_probes \
+	33_data_dir_links \
 	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 

@@ -14,6 +14,10 @@
  * The result has the array's dimensions and lower bounds (element i of
  * the result answers element i of the keys, as unnest gives both), with
  * NULL for a NULL element; the element type is any key type @> takes.
+ *
+ * bloom_contains_each(filter, keys, key_type) serializes each element as a
+ * key of that CQL type (bloom_typed_key.c), as bloom_contains(filter, key,
+ * key_type) does; a NULL key_type is the two-argument form.
  */
 #include "postgres.h"
 
@@ -24,7 +28,9 @@
 #include "utils/lsyscache.h"
 
 #include "bc_filter.h"
+#include "bc_murmur3.h"
 #include "bloom_probe.h"
+#include "bloom_typed_key.h"
 #include "bloomcass.h"
 
 /*
@@ -41,6 +47,8 @@ typedef struct EachCache
 {
 	Oid			elemtype;
 	BloomKeyType *kt;
+	Oid			kt_type;		/* kt's */
+	BloomTypedKey *tk;			/* the three-argument form */
 	int16		typlen;
 	bool		typbyval;
 	char		typalign;
@@ -101,29 +109,48 @@ PG_FUNCTION_INFO_V1(bloom_contains_each);
 Datum
 bloom_contains_each(PG_FUNCTION_ARGS)
 {
-	ArrayType  *keys = PG_GETARG_ARRAYTYPE_P(1);
+	ArrayType  *keys;
 	EachCache  *ec = (EachCache *) fcinfo->flinfo->fn_extra;
-	int			nitems = ArrayGetNItems(ARR_NDIM(keys), ARR_DIMS(keys));
-	bool		hasnulls = array_contains_nulls(keys);
+	int			nitems;
+	bool		hasnulls;
+	BloomTypedKey *tk = NULL;
 	int			nvalues = 0,
 				done = 0,
 				i;
 	ArrayType  *result;
 	bool	   *out;
-	bits8	   *nulls = ARR_NULLBITMAP(keys);
+	bits8	   *nulls;
 	const char *p;
 	int64		h[2 * EACH_BATCH];
 	uint8		answers[EACH_BATCH];
 
+	/* the three-argument form is not strict: a NULL key_type is none */
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	keys = PG_GETARG_ARRAYTYPE_P(1);
+	nitems = ArrayGetNItems(ARR_NDIM(keys), ARR_DIMS(keys));
+	hasnulls = array_contains_nulls(keys);
+	nulls = ARR_NULLBITMAP(keys);
 	if (ec == NULL)
 	{
 		ec = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(EachCache));
 		fcinfo->flinfo->fn_extra = ec;
 	}
+	if (PG_NARGS() > 2 && !PG_ARGISNULL(2))
+	{
+		text	   *key_type = PG_GETARG_TEXT_PP(2);
+
+		tk = bloom_typed_key_prepare(&ec->tk, fcinfo->flinfo->fn_mcxt, ARR_ELEMTYPE(keys),
+									 VARDATA_ANY(key_type), VARSIZE_ANY_EXHDR(key_type));
+	}
 	/* the element type: any key type of @>, else its error (42804) */
-	if (ec->kt == NULL || ec->elemtype != ARR_ELEMTYPE(keys))
+	if (tk == NULL && (ec->kt == NULL || ec->kt_type != ARR_ELEMTYPE(keys)))
 	{
 		ec->kt = bloom_key_type_for(ARR_ELEMTYPE(keys), fcinfo->flinfo->fn_mcxt);
+		ec->kt_type = ARR_ELEMTYPE(keys);
+	}
+	if (ec->elemtype != ARR_ELEMTYPE(keys))
+	{
 		ec->elemtype = ARR_ELEMTYPE(keys);
 		get_typlenbyvalalign(ec->elemtype, &ec->typlen, &ec->typbyval, &ec->typalign);
 	}
@@ -159,7 +186,15 @@ bloom_contains_each(PG_FUNCTION_ARGS)
 			v = fetch_att(p, ec->typbyval, ec->typlen);
 			p = att_addlength_pointer(p, ec->typlen, p);
 			p = (const char *) att_align_nominal(p, ec->typalign);
-			bloom_key_hash_inline(ec->kt, v, &h[2 * n], &h[2 * n + 1]);
+			if (tk != NULL)
+			{
+				size_t		len;
+				const uint8 *key = bloom_typed_key_bytes(tk, v, &len);
+
+				bc_murmur3(key, len, (int64_t *) &h[2 * n], (int64_t *) &h[2 * n + 1]);
+			}
+			else
+				bloom_key_hash_inline(ec->kt, v, &h[2 * n], &h[2 * n + 1]);
 			n++;
 			i++;
 		}

@@ -25,6 +25,7 @@
 
 #include "bc_cqltype.h"
 #include "bc_cqlvalue.h"
+#include "bloom_cqlkey.h"
 #include "bloomcass.h"
 
 /* a partition key is at most 65535 bytes (Cassandra's unsigned short) */
@@ -37,12 +38,10 @@ typedef struct KeyTypeCache
 	bc_cqltype	t;
 } KeyTypeCache;
 
-static const bc_cqltype *
-key_type_of(FunctionCallInfo fcinfo, text *type_text)
+const bc_cqltype *
+bloom_cql_type_cached(void **slot, MemoryContext mcxt, const char *s, size_t len)
 {
-	KeyTypeCache *c = (KeyTypeCache *) fcinfo->flinfo->fn_extra;
-	const char *s = VARDATA_ANY(type_text);
-	size_t		len = VARSIZE_ANY_EXHDR(type_text);
+	KeyTypeCache *c = (KeyTypeCache *) *slot;
 	char		msg[256];
 	bc_status	st;
 
@@ -51,12 +50,12 @@ key_type_of(FunctionCallInfo fcinfo, text *type_text)
 	check_stack_depth();
 	if (c == NULL)
 	{
-		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(KeyTypeCache));
-		fcinfo->flinfo->fn_extra = c;
+		c = MemoryContextAllocZero(mcxt, sizeof(KeyTypeCache));
+		*slot = c;
 	}
 	else if (c->str != NULL)
 		pfree(c->str);
-	c->str = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, len + 1);
+	c->str = MemoryContextAlloc(mcxt, len + 1);
 	memcpy(c->str, s, len);
 	c->str[len] = '\0';
 	c->len = len;
@@ -73,6 +72,13 @@ key_type_of(FunctionCallInfo fcinfo, text *type_text)
 				 errdetail("%s.", msg)));
 	}
 	return &c->t;
+}
+
+static const bc_cqltype *
+key_type_of(FunctionCallInfo fcinfo, text *type_text)
+{
+	return bloom_cql_type_cached(&fcinfo->flinfo->fn_extra, fcinfo->flinfo->fn_mcxt,
+								 VARDATA_ANY(type_text), VARSIZE_ANY_EXHDR(type_text));
 }
 
 /* the text (json = false) or JSON of key, in UTF-8, palloc'd; *len set */
@@ -155,16 +161,12 @@ cassandra_key_json(PG_FUNCTION_ARGS)
 	return DirectFunctionCall1(jsonb_in, CStringGetDatum(from_utf8(s, len)));
 }
 
-PG_FUNCTION_INFO_V1(cassandra_key_parse);
-Datum
-cassandra_key_parse(PG_FUNCTION_ARGS)
+bytea *
+bloom_cql_key_from_text(const bc_cqltype *t, const char *type_s, size_t type_len,
+						const char *value, size_t value_len)
 {
-	text	   *value = PG_GETARG_TEXT_PP(0);
-	text	   *type_text = PG_GETARG_TEXT_PP(1);
-	const bc_cqltype *t = key_type_of(fcinfo, type_text);
-	char	   *str = text_to_cstring(value);
-	char	   *s = pg_server_to_any(str, (int) strlen(str), PG_UTF8);
-	size_t		n = strlen(s);
+	char	   *s = pg_server_to_any(value, (int) value_len, PG_UTF8);
+	size_t		n = s == value ? value_len : strlen(s);
 	size_t		cap = n + 64;
 	char	   *scratch = palloc(n + 1);
 	bytea	   *res = palloc(VARHDRSZ + cap);
@@ -188,16 +190,28 @@ cassandra_key_parse(PG_FUNCTION_ARGS)
 				(errcode(st == BC_ERR_CQL_SYNTAX ? ERRCODE_INVALID_TEXT_REPRESENTATION :
 						 ERRCODE_INTERNAL_ERROR),
 				 errmsg("invalid input for key_type \"%.*s\": \"%.*s\"",
-						(int) Min(VARSIZE_ANY_EXHDR(type_text), 400), VARDATA_ANY(type_text),
-						(int) Min(VARSIZE_ANY_EXHDR(value), 200), VARDATA_ANY(value)),
+						(int) Min(type_len, 400), type_s, (int) Min(value_len, 200), value),
 				 errdetail("%s.", st == BC_ERR_CQL_SYNTAX ? err.msg : bc_status_message(st))));
 	if (out.len > MAX_KEY_BYTES)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input for key_type \"%.*s\": the key would take %zu bytes",
-						(int) Min(VARSIZE_ANY_EXHDR(type_text), 400), VARDATA_ANY(type_text), out.len),
+						(int) Min(type_len, 400), type_s, out.len),
 				 errdetail("A partition key has at most %d bytes.", MAX_KEY_BYTES)));
 	SET_VARSIZE(res, VARHDRSZ + out.len);
 	pfree(scratch);
-	PG_RETURN_BYTEA_P(res);
+	return res;
+}
+
+PG_FUNCTION_INFO_V1(cassandra_key_parse);
+Datum
+cassandra_key_parse(PG_FUNCTION_ARGS)
+{
+	text	   *value = PG_GETARG_TEXT_PP(0);
+	text	   *type_text = PG_GETARG_TEXT_PP(1);
+	const bc_cqltype *t = key_type_of(fcinfo, type_text);
+
+	PG_RETURN_BYTEA_P(bloom_cql_key_from_text(t, VARDATA_ANY(type_text),
+											  VARSIZE_ANY_EXHDR(type_text),
+											  VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value)));
 }

@@ -55,7 +55,7 @@
  * would refuse a role with EXECUTE on pg_read_binary_file alone a folder
  * below the data directory that holds links leading outside it, whose
  * files pg_read_binary_file gives that role by the paths through the links
- * (sql/31_data_dir_links.sql).  A real path outside, given back to another
+ * (sql/33_data_dir_links.sql).  A real path outside, given back to another
  * function, is refused as pg_read_binary_file refuses it.
  */
 #include "postgres.h"

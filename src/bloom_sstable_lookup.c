@@ -18,11 +18,13 @@
  *         key part of the trie needs the table's schema, by its token part,
  *         then each key of that token (almost always none or one) compared
  *
- * The partitioner comes from Statistics.db.  The key is typed as
- * everywhere else (bloom_key_bytes): text, integers, uuid, bytea (a key as
- * cassandra_sstable_keys returns it), cassandra_key() of a composite; an
- * untyped literal is text.  Every file is read with pg_read_binary_file's
- * privileges (bloom_files.c), checked before anything is opened.
+ * The partitioner and the key's type come from Statistics.db.  A bytea key
+ * (as cassandra_sstable_keys returns it, or cassandra_key() of a composite)
+ * is looked up as it is; any other value is serialized as the SSTable's
+ * key type (3.0 and later: bloom_typed_key.c), else as everywhere else
+ * (bloom_key_bytes), an untyped literal as text.  Every file is read with
+ * pg_read_binary_file's privileges (bloom_files.c), checked before
+ * anything is opened.
  */
 #include "postgres.h"
 
@@ -35,6 +37,7 @@
 #include "bc_lookup.h"
 #include "bc_status.h"
 #include "bloom_sstable_open.h"
+#include "bloom_typed_key.h"
 
 static bool
 big_has_key(const char *prefix, const char *version, bc_partitioner p,
@@ -97,22 +100,42 @@ trie_has_key(const char *prefix, const char *version, bc_partitioner p,
 	return present != 0;
 }
 
-/* the key's bytes: typed as bloom_key_bytes types it, an untyped literal as text */
-static const uint8 *
-lookup_key(FunctionCallInfo fcinfo, size_t *len)
+/* per call site: the key's serialization, untyped and typed */
+typedef struct LookupCache
 {
+	BloomKeyType *kt;
+	BloomTypedKey *tk;
+} LookupCache;
+
+/*
+ * The key's bytes.  A bytea key is the key's bytes as they are; any other
+ * value is serialized as the SSTable's key type (key_type, from 3.0), as
+ * bloom_contains(filter, key, key_type) serializes it, so that neither the
+ * width of an integer nor an untyped literal makes a present key missed;
+ * without one (before 3.0) it is typed as bloom_key_bytes types it, an
+ * untyped literal as text.
+ */
+static const uint8 *
+lookup_key(FunctionCallInfo fcinfo, const char *key_type, size_t *len)
+{
+	LookupCache *lc = (LookupCache *) fcinfo->flinfo->fn_extra;
 	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, 1);
 
-	if (typid == UNKNOWNOID)
+	if (lc == NULL)
 	{
-		char	   *s = PG_GETARG_POINTER(1);
-
-		s = (char *) pg_do_encoding_conversion((unsigned char *) s, strlen(s),
-											   GetDatabaseEncoding(), PG_UTF8);
-		*len = strlen(s);
-		return (const uint8 *) s;
+		lc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(LookupCache));
+		fcinfo->flinfo->fn_extra = lc;
 	}
-	return bloom_key_bytes(bloom_key_type(fcinfo, 1, NULL), PG_GETARG_DATUM(1), len);
+	if (typid != UNKNOWNOID && (!OidIsValid(typid) || getBaseType(typid) == BYTEAOID))
+		key_type = NULL;
+	if (key_type != NULL || typid == UNKNOWNOID)
+	{
+		BloomTypedKey *tk = bloom_typed_key_prepare(&lc->tk, fcinfo->flinfo->fn_mcxt, typid,
+													key_type, key_type ? strlen(key_type) : 0);
+
+		return bloom_typed_key_bytes(tk, PG_GETARG_DATUM(1), len);
+	}
+	return bloom_key_bytes(bloom_key_type(fcinfo, 1, &lc->kt), PG_GETARG_DATUM(1), len);
 }
 
 PG_FUNCTION_INFO_V1(cassandra_sstable_has_key);
@@ -124,6 +147,7 @@ cassandra_sstable_has_key(PG_FUNCTION_ARGS)
 	char	   *prefix;
 	char	   *version;
 	char	   *partitioner;
+	char	   *key_type;
 	bc_sstable_format format;
 	bc_index_era era;
 	bc_status	st;
@@ -132,11 +156,11 @@ cassandra_sstable_has_key(PG_FUNCTION_ARGS)
 	bc_partitioner p;
 
 	bloom_sstable_of_path(path, &prefix, &version, &format);
-	key = lookup_key(fcinfo, &key_len);
 	st = bc_index_era_lookup(version, strlen(version), &era);
 	if (st != BC_OK && st != BC_ERR_INDEX_BTI)
 		bloom_component_error(st, "Index.db", version, prefix, 0);
-	p = bloom_sstable_partitioner(prefix, version, &partitioner);
+	p = bloom_sstable_key_facts(prefix, version, &partitioner, &key_type);
+	key = lookup_key(fcinfo, key_type, &key_len);
 	if (format == BC_SSTABLE_BTI || st == BC_ERR_INDEX_BTI)
 		PG_RETURN_BOOL(trie_has_key(prefix, version, p, partitioner, key, key_len));
 	PG_RETURN_BOOL(big_has_key(prefix, version, p, key, key_len));

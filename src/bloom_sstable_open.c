@@ -73,7 +73,7 @@ bloom_components_error(bc_status st, const char *version, BloomComponent *comps,
 }
 
 bc_partitioner
-bloom_sstable_partitioner(const char *prefix, const char *version, char **name)
+bloom_sstable_key_facts(const char *prefix, const char *version, char **name, char **key_type)
 {
 	char	   *path;
 	size_t		len;
@@ -82,13 +82,26 @@ bloom_sstable_partitioner(const char *prefix, const char *version, char **name)
 	bc_status	rc;
 
 	*name = NULL;
+	if (key_type != NULL)
+		*key_type = NULL;
 	if (data == NULL)
 		return BC_PARTITIONER_OTHER;
 	rc = bc_statistics_parse(data, len, version, strlen(version), &st);
 	if (rc != BC_OK)
 		bloom_component_error(rc, "Statistics.db", version, path, 0);
 	*name = pnstrdup((const char *) st.partitioner, st.partitioner_len);
+	/* an empty key type is BytesType (AbstractType.toString of
+	 * SerializationHeader.Component, read back by TypeParser.parse) */
+	if (key_type != NULL && st.key_type != NULL)
+		*key_type = st.key_type_len == 0 ? pstrdup("BytesType") :
+			pnstrdup((const char *) st.key_type, st.key_type_len);
 	return bc_partitioner_of(*name, strlen(*name));
+}
+
+bc_partitioner
+bloom_sstable_partitioner(const char *prefix, const char *version, char **name)
+{
+	return bloom_sstable_key_facts(prefix, version, name, NULL);
 }
 
 bc_partitioner

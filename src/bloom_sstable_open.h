@@ -51,6 +51,14 @@ extern BLOOM_INTERNAL bc_partitioner bloom_sstable_partitioner(const char *prefi
 															   char **name);
 
 /*
+ * The same, and the partition key's type (*key_type when key_type is not
+ * NULL): Statistics.db's serialization header, from 3.0 (ma); NULL before,
+ * or without Statistics.db.
+ */
+extern BLOOM_INTERNAL bc_partitioner bloom_sstable_key_facts(const char *prefix, const char *version,
+															 char **name, char **key_type);
+
+/*
  * The partitioner whose order an SSTable's keys are checked against while
  * listed: Statistics.db's, BC_PARTITIONER_OTHER (no check) when it is
  * missing or cannot be read (a listing does not need it).

@@ -149,6 +149,24 @@ expect "sstables: --keys loads the keys of the 6 trie-indexed SSTables (74 keys)
 	JOIN cassandra_sstable_files_keys x ON x.label = f.label AND x.path = f.path
 	WHERE f.label = 'n1' AND f.format = 'bti'")" "6 74"
 expect "sstables: keys were loaded" "$(q -c "SELECT count(*) > 1000 FROM cassandra_sstable_files_keys WHERE label = 'n1'")" t
+# typed probes on the loaded rows, by their key_type: every loaded key as its
+# CQL text answers as its bytes do; the first key of each SSTable of an
+# integer key type, as a bigint, is in its filter and found by has_key (the
+# key typed by Statistics.db); a value the type cannot hold is the error
+expect "sstables: typed probes of every loaded key's text answer as its bytes" "$(q -c "
+	SELECT count(*) || ' ' || count(*) FILTER (WHERE bloom_contains(f.filter, cassandra_key_text(x.key, f.key_type), f.key_type)
+	                                                 = (f.filter @> x.key))
+	FROM cassandra_sstable_files f
+	JOIN cassandra_sstable_files_keys x ON x.label = f.label AND x.path = f.path
+	WHERE f.label = 'n1' AND f.key_type IS NOT NULL AND f.filter IS NOT NULL")" "11440 11440"
+expect "sstables: an integer key as bigint is in its filter and found (Int32Type, LongType)" "$(q -c "
+	SELECT count(*) || ' ' || count(*) FILTER (WHERE bloom_contains(filter, cassandra_key_text(first_key, key_type)::bigint, key_type)
+	                                             AND cassandra_sstable_has_key(path, cassandra_key_text(first_key, key_type)::bigint))
+	FROM cassandra_sstable_files WHERE label = 'n1' AND key_type ~ '(Int32|Long)Type\$' AND first_key IS NOT NULL")" "18 18"
+expect "sstables: a typed probe out of the key type's range: the message" "$(q -c "
+	SELECT bloom_contains(filter, 3000000000, key_type) FROM cassandra_sstable_files
+	WHERE label = 'n1' AND key_type ~ 'Int32Type\$' AND filter IS NOT NULL" 2>&1)" \
+	"ERROR:  value 3000000000 of type bigint is out of range for CQL int (Int32Type)"
 echo "    ($n_rows loaded, $n_failed failed; $(summary_of "$T/sst.log"))"
 # rows of LABEL (in table $2, keys in $2_keys) whose loaded positions and
 # sizes are not cassandra_sstable_partitions' (keys are unique in an SSTable)

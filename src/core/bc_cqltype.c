@@ -12,6 +12,12 @@
  * FrozenType's included, is one level counted against BC_CQL_MAX_DEPTH
  * before it goes down, and every node against BC_CQL_MAX_NODES: no input
  * makes the stack deep or the tree large.
+ *
+ * A scalar may also be named by its CQL name (bigint, int, text, ...; any
+ * case, as CQL reads unquoted names: CQL3Type.Native), so that a key type
+ * can be written as cqlsh's DESCRIBE shows it.  Cassandra's TypeParser
+ * reads class names only; the CQL names add no class, and no class name
+ * is spelt like one of them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -82,6 +88,37 @@ static const struct
 
 #define NCLASSES ((int) (sizeof(classes) / sizeof(classes[0])))
 
+/* CQL3Type.Native's names of the scalars (CQL3Type.Native.toString) */
+static const struct
+{
+	const char *name;
+	bc_cqlkind	kind;
+}			cql_names[] = {
+	{"ascii", BC_CQL_ASCII},
+	{"bigint", BC_CQL_LONG},
+	{"blob", BC_CQL_BLOB},
+	{"boolean", BC_CQL_BOOLEAN},
+	{"counter", BC_CQL_COUNTER},
+	{"date", BC_CQL_DATE},
+	{"decimal", BC_CQL_DECIMAL},
+	{"double", BC_CQL_DOUBLE},
+	{"duration", BC_CQL_DURATION},
+	{"float", BC_CQL_FLOAT},
+	{"inet", BC_CQL_INET},
+	{"int", BC_CQL_INT32},
+	{"smallint", BC_CQL_SHORT},
+	{"text", BC_CQL_UTF8},
+	{"time", BC_CQL_TIME},
+	{"timestamp", BC_CQL_TIMESTAMP},
+	{"timeuuid", BC_CQL_TIMEUUID},
+	{"tinyint", BC_CQL_BYTE},
+	{"uuid", BC_CQL_UUID},
+	{"varchar", BC_CQL_UTF8},
+	{"varint", BC_CQL_VARINT},
+};
+
+#define NCQLNAMES ((int) (sizeof(cql_names) / sizeof(cql_names[0])))
+
 const char *
 bc_cqlkind_name(bc_cqlkind kind)
 {
@@ -91,6 +128,43 @@ bc_cqlkind_name(bc_cqlkind kind)
 		if (classes[i].kind == (int) kind)
 			return classes[i].name;
 	return "?";
+}
+
+const char *
+bc_cqlkind_cql_name(bc_cqlkind kind)
+{
+	int			i;
+
+	for (i = 0; i < NCQLNAMES; i++)
+		if (cql_names[i].kind == kind)
+			return cql_names[i].name;
+	return NULL;
+}
+
+/* the kind whose CQL name is id[0 .. n), any case; -1 for none */
+static int
+cql_name_kind(const char *id, size_t n)
+{
+	int			i;
+	size_t		k;
+
+	for (i = 0; i < NCQLNAMES; i++)
+	{
+		if (strlen(cql_names[i].name) != n)
+			continue;
+		for (k = 0; k < n; k++)
+		{
+			char		c = id[k];
+
+			if (c >= 'A' && c <= 'Z')
+				c = (char) (c - 'A' + 'a');
+			if (c != cql_names[i].name[k])
+				break;
+		}
+		if (k == n)
+			return (int) cql_names[i].kind;
+	}
+	return -1;
 }
 
 static bc_status
@@ -243,13 +317,26 @@ parse_type(parser *p, int depth, int *out)
 	size_t		plen = strlen(MARSHAL_PREFIX);
 	int			c,
 				node,
-				last = -1;
+				last = -1,
+				cql;
 	bc_status	st;
 
 	if (depth > BC_CQL_MAX_DEPTH)
 		return fail(p, BC_ERR_CQL_TYPE, "nested too deeply");
 	if (n == 0)
 		return fail(p, BC_ERR_CQL_TYPE, "expected a class name");
+	if ((cql = cql_name_kind(id, n)) >= 0)
+	{
+		skip_blank(p);
+		if (p->pos < p->len && p->s[p->pos] == '(')
+			return fail(p, BC_ERR_CQL_TYPE, "this type takes no parameters");
+		if ((node = new_node(p, (bc_cqlkind) cql)) < 0)
+			return fail(p, BC_ERR_CQL_TYPE, "too many types");
+		if (depth > p->t->depth)
+			p->t->depth = depth;
+		*out = node;
+		return BC_OK;
+	}
 	if (memchr(id, '.', n) != NULL)
 	{
 		if (n <= plen || memcmp(id, MARSHAL_PREFIX, plen) != 0)

@@ -6,6 +6,8 @@
  *
  * A class name is taken with or without the org.apache.cassandra.db.marshal.
  * prefix; blanks between tokens are skipped.  ReversedType(T) and
+ * A scalar may be named by its CQL name instead, in any case
+ * (bigint, int, text, varchar, timeuuid, ...).  ReversedType(T) and
  * FrozenType(T) are T (they change neither bytes nor text), one level
  * deeper (BC_CQL_MAX_DEPTH below).  UserType's
  * parameters are the keyspace, the type's name in hex, then one
@@ -126,5 +128,9 @@ bc_status	bc_cqltype_parse(const char *s, size_t len, bc_cqltype *t,
 
 /* The short class name of a kind ("Int32Type"), for messages. */
 const char *bc_cqlkind_name(bc_cqlkind kind);
+
+/* Its CQL name ("int"), or NULL for a kind that has none (LexicalUUIDType,
+ * and the composite, collection, tuple and user types). */
+const char *bc_cqlkind_cql_name(bc_cqlkind kind);
 
 #endif							/* BC_CQLTYPE_H */

@@ -50,3 +50,30 @@ CREATE FUNCTION @extschema@.cassandra_sstable_partitions(path text)
 	LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.cassandra_sstable_partitions(text) IS
 	'every partition of an SSTable on the server with its position and size in bytes in the uncompressed Data.db (pg_read_binary_file privileges apply)';
+
+-- Typed probes: the key serialized as the CQL type of the partition key
+-- (key_type: a marshal type string as Statistics.db and every listing give
+-- it, or a CQL name such as bigint), so that a present key is never
+-- answered false because of an integer's width or an untyped literal.  Not
+-- strict: a NULL key_type (an SSTable before 3.0) is the untyped probe.
+------------------------------------------------------------------------------
+
+-- section: typed probes (bloom_contains with key_type)
+-- C: src/bloom_typed_key.c
+
+CREATE FUNCTION @extschema@.bloom_contains(filter @extschema@.bloom, key "any", key_type text)
+	RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contains_typed'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains(@extschema@.bloom, "any", text) IS
+	'filter may contain key, serialized as the CQL type key_type (a marshal type string or a CQL name); NULL key_type: as @>';
+
+-- section: typed batched probes (bloom_contains_each with key_type)
+-- C: src/bloom_contains_each.c
+
+CREATE FUNCTION @extschema@.bloom_contains_each(filter @extschema@.bloom, keys anyarray, key_type text)
+	RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'bloom_contains_each'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_contains_each(@extschema@.bloom, anyarray, text) IS
+	'bloom_contains(filter, key, key_type) for every element of keys, in order, with the array''s dimensions; NULL for a NULL element';

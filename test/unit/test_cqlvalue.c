@@ -192,6 +192,18 @@ suite_cqltype(void)
 		BC_CQL_COMPOSITE, 2},
 		{"ReversedType(FrozenType(ListType(Int32Type)))", BC_OK, BC_CQL_LIST, 1},
 		{"DateType", BC_OK, BC_CQL_TIMESTAMP, 0},
+		/* CQL names of the scalars, in any case, also as parameters */
+		{"bigint", BC_OK, BC_CQL_LONG, 0},
+		{" BigInt ", BC_OK, BC_CQL_LONG, 0},
+		{"int", BC_OK, BC_CQL_INT32, 0},
+		{"varchar", BC_OK, BC_CQL_UTF8, 0},
+		{"timeuuid", BC_OK, BC_CQL_TIMEUUID, 0},
+		{"tinyint", BC_OK, BC_CQL_BYTE, 0},
+		{"CompositeType(text,int)", BC_OK, BC_CQL_COMPOSITE, 2},
+		{"ReversedType(bigint)", BC_OK, BC_CQL_LONG, 0},
+		{"bigint(int)", BC_ERR_CQL_TYPE, 0, 0},
+		{"org.apache.cassandra.db.marshal.bigint", BC_ERR_CQL_TYPE, 0, 0},
+		{"biginteger", BC_ERR_CQL_TYPE, 0, 0},
 		{"MapType(UTF8Type,SetType(Int32Type))", BC_OK, BC_CQL_MAP, 2},
 		{"UserType(ks,61,62:UTF8Type,63:TupleType(Int32Type,LongType))", BC_OK, BC_CQL_UDT, 2},
 		{"DynamicCompositeType(a=>UTF8Type)", BC_ERR_CQL_UNSUPPORTED, 0, 0},
@@ -226,6 +238,10 @@ suite_cqltype(void)
 				  "type '%s': root kind %d with %d parameters", cases[i].s,
 				  T.node[T.root].kind, T.node[T.root].nparams);
 	}
+	CHECK(strcmp(bc_cqlkind_name(BC_CQL_LONG), "LongType") == 0 &&
+		  strcmp(bc_cqlkind_cql_name(BC_CQL_LONG), "bigint") == 0 &&
+		  strcmp(bc_cqlkind_cql_name(BC_CQL_UTF8), "text") == 0 &&
+		  bc_cqlkind_cql_name(BC_CQL_COMPOSITE) == NULL, "class and CQL names of kinds");
 	/* nesting: 32 levels are read, 33 are not */
 	for (i = 0; i < 2; i++)
 	{
