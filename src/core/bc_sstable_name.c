@@ -416,3 +416,27 @@ bc_sstable_table_dir(const char *name, size_t len, size_t *table_len)
 	}
 	return BC_ERR_SSTABLE_NAME;
 }
+
+int
+bc_toc_lists(const uint8_t *toc, size_t len, const char *component)
+{
+	size_t		want = strlen(component);
+	size_t		i = 0;
+
+	while (i < len)
+	{
+		size_t		start = i,
+					end;
+
+		while (i < len && toc[i] != '\n')
+			i++;
+		end = i++;
+		while (start < end && (toc[start] == ' ' || toc[start] == '\t' || toc[start] == '\r'))
+			start++;
+		while (end > start && (toc[end - 1] == ' ' || toc[end - 1] == '\t' || toc[end - 1] == '\r'))
+			end--;
+		if (end - start == want && memcmp(toc + start, component, want) == 0)
+			return 1;
+	}
+	return 0;
+}

@@ -11,6 +11,7 @@
 #define BC_SSTABLE_NAME_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bc_status.h"
 
@@ -51,5 +52,15 @@ int			bc_sstable_component_unfinished(const char *component, size_t len,
 /* the table name of a table folder (<table>, <table>-<32 hex>, <table>-<uuid>);
  * for the core (bc_folder_parse) and its tests */
 bc_status	bc_sstable_table_dir(const char *name, size_t len, size_t *table_len);
+
+/*
+ * 1 when TOC.txt (toc, len bytes) lists component (a line of its own), 0
+ * when it does not.  The readers decide an SSTable's components by it:
+ * Cassandra's TOCComponent.loadTOC (SSTable.readTOC before 5.0) takes
+ * each line as a component's name, and ScyllaDB's sstable::read_toc each
+ * line split on '\n'; blanks at a line's ends (a '\r' of a copy) are
+ * not part of the name.
+ */
+int			bc_toc_lists(const uint8_t *toc, size_t len, const char *component);
 
 #endif							/* BC_SSTABLE_NAME_H */

@@ -246,9 +246,35 @@ synthetic(void)
 		  "no table, no id, not a table name");
 }
 
+/* TOC.txt's lines, as the readers take them */
+static void
+toc(void)
+{
+	static const char real[] = "Data.db\nIndex.db\nStatistics.db\nFilter.db\nTOC.txt\n"
+		"CompressionInfo.db\nSummary.db\nDigest.crc32\n";
+	static const char crlf[] = "Data.db\r\nCompressionInfo.db\r\n";
+	static const char last[] = "Data.db\nCompressionInfo.db";
+	static const char near[] = "Data.db\nCompressionInfo.dbx\nxCompressionInfo.db\nCompressionInfo\n";
+
+	CHECK(bc_toc_lists((const uint8_t *) real, sizeof(real) - 1, "CompressionInfo.db") == 1 &&
+		  bc_toc_lists((const uint8_t *) real, sizeof(real) - 1, "Data.db") == 1 &&
+		  bc_toc_lists((const uint8_t *) real, sizeof(real) - 1, "Digest.crc32") == 1,
+		  "a real TOC.txt lists its components");
+	CHECK(bc_toc_lists((const uint8_t *) real, sizeof(real) - 1, "Rows.db") == 0,
+		  "a real TOC.txt does not list Rows.db");
+	CHECK(bc_toc_lists((const uint8_t *) crlf, sizeof(crlf) - 1, "CompressionInfo.db") == 1,
+		  "CRLF lines");
+	CHECK(bc_toc_lists((const uint8_t *) last, sizeof(last) - 1, "CompressionInfo.db") == 1,
+		  "a last line without its newline");
+	CHECK(bc_toc_lists((const uint8_t *) near, sizeof(near) - 1, "CompressionInfo.db") == 0,
+		  "longer, prefixed and shorter names are not the component");
+	CHECK(bc_toc_lists(NULL, 0, "Data.db") == 0, "an empty TOC.txt lists nothing");
+}
+
 void
 suite_sstable_name(void)
 {
 	synthetic();
 	manifest();
+	toc();
 }
