@@ -69,6 +69,7 @@ typedef struct memfs
 	long		restats;		/* files stat'ed again by the walk */
 	long		nlist;
 	long		nsstable;
+	long		nread;			/* logs read */
 	char	   *out;			/* the walk's reports, one a line */
 	size_t		outlen;
 	size_t		outcap;
@@ -364,6 +365,7 @@ op_read_log(void *arg, const char *path, size_t max, size_t *len)
 	size_t		n;
 
 	CHECK(max == BC_WALK_MAX_TXN_LOG_BYTES, "%s: read_log max %zu", path, max);
+	fs->nread++;
 	*len = 0;
 	if (e == NULL || e->log == NULL)
 	{
@@ -376,6 +378,29 @@ op_read_log(void *arg, const char *path, size_t max, size_t *len)
 	memcpy(p, e->log, n);
 	*len = n;
 	return p;
+}
+
+/* a pending_delete log in pieces of 3 bytes, so that lines cross pieces */
+static int
+op_read_pieces(void *arg, const char *path, size_t max,
+			   void (*piece) (void *parg, const char *bytes, size_t n), void *parg)
+{
+	memfs	   *fs = arg;
+	fsent	   *e = lookup(fs, path);
+	size_t		n,
+				i;
+
+	CHECK(max == BC_WALK_MAX_TXN_LOG_BYTES, "%s: read_pieces max %zu", path, max);
+	fs->nread++;
+	if (e == NULL || e->log == NULL)
+	{
+		emit(fs, "R-fail %s", path);
+		return -1;
+	}
+	n = strlen(e->log);
+	for (i = 0; i < n; i += 3)
+		piece(parg, e->log + i, n - i < 3 ? n - i : 3);
+	return 0;
 }
 
 static const char *
@@ -467,8 +492,8 @@ check_sstable_shape(const bc_walk_sstable *s)
 			memcmp(nm.generation, s->generation, nm.generation_len) == 0 &&
 			nm.format == s->format && nm.legacy == s->legacy;
 		CHECK(ok, "%s: version, generation, format or legacy not the name's", s->prefix);
-		CHECK(s->walked_dir != NULL, "%s: no walked_dir", s->prefix);
-		bc_folder_parse(s->walked_dir, strlen(s->walked_dir), &fo);
+		CHECK(s->walked_dir != NULL && s->place != NULL, "%s: no walked_dir or place", s->prefix);
+		bc_folder_parse(s->place, strlen(s->place), &fo);
 		if (s->legacy)
 			ok = s->keyspace && s->table &&
 				strlen(s->keyspace) == nm.keyspace_len &&
@@ -520,7 +545,7 @@ op_sstable(void *arg, const bc_walk_sstable *s)
 }
 
 static const bc_walk_ops ops = {
-	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable, NULL
+	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable, NULL, NULL
 };
 
 /* a folder's real path: the links above it (and it) replaced by their
@@ -559,7 +584,8 @@ op_real_path(void *arg, const char *path)
 }
 
 static const bc_walk_ops real_ops = {
-	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable, op_real_path
+	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable, op_real_path,
+	op_read_pieces
 };
 
 static void
