@@ -214,14 +214,13 @@ report(bc_walk *w, bc_walk_problem problem, const char *path, int root,
 {
 	bc_walk_report r;
 
+	memset(&r, 0, sizeof(r));
 	r.problem = problem;
 	r.path = path;
 	r.root = root;
 	r.is_directory = is_directory;
 	r.err = err;
 	r.lineno = lineno;
-	r.reason = NULL;
-	r.first_path = NULL;
 	w->ops->problem(w->arg, &r);
 }
 

@@ -431,10 +431,12 @@ problem_name(bc_walk_problem p)
 static void
 op_problem(void *arg, const bc_walk_report *r)
 {
-	emit(arg, "P %s %s root=%d dir=%d err=%d line=%ld%s%s%s%s", problem_name(r->problem),
+	emit(arg, "P %s %s root=%d dir=%d err=%d line=%ld%s%s%s%s%s%s%s%s", problem_name(r->problem),
 		 r->path, r->root, r->is_directory, r->err, r->lineno, r->reason ? ": " : "",
 		 r->reason ? r->reason : "", r->first_path ? " first=" : "",
-		 r->first_path ? r->first_path : "");
+		 r->first_path ? r->first_path : "", r->first_real ? " real=" : "",
+		 r->first_real ? r->first_real : "", r->first_real ? " state=" : "",
+		 r->first_real ? bc_sstable_state_name(r->first_state) : "");
 }
 
 /* what every SSTable reported must hold, whatever its folder */
@@ -1609,6 +1611,164 @@ check_pending_delete(void)
 	fs_free(&fs);
 }
 
+/*
+ * A link never changes what the folder it leads to is (bc_walk_place.h):
+ * in table folder a, links named 8.sstable, staging and upload to the
+ * folders of tables b and c and to d's upload/ are walked first (their
+ * names sort before b, c and d), and b's, c's and d's SSTables are listed
+ * as what they are where they lie, with their tables' names; the folders
+ * met again directly are reported with the real path and state they were
+ * listed in.  In table e, quarantine is a link to e's own upload/: upload.
+ */
+#define ID "-5a1c395e9a9411e8a0e6e9a8e4bb7a4d"
+
+static void
+check_link_states(void)
+{
+	memfs		fs;
+	int			rc,
+				inactive;
+	static const char *const want =
+		SS("/n/ks/a" ID "/me-1-big", "d=me-1-big v=me g=1 big ks=ks t=a snap=- live Data.db:10:1")
+		SS("/n/ks/b" ID "/me-2-big", "d=me-2-big v=me g=2 big ks=ks t=b snap=- live Data.db:20:2")
+		SS("/n/ks/d" ID "/upload/me-4-big", "d=me-4-big v=me g=4 big ks=ks t=d snap=- upload "
+		   "Data.db:40:4")
+		SS("/n/ks/c" ID "/me-3-big", "d=me-3-big v=me g=3 big ks=ks t=c snap=- live Data.db:30:3")
+		"P already_walked /n/ks/b" ID " root=0 dir=1 err=0 line=0 first=/n/ks/a" ID
+		"/8.sstable real=/n/ks/b" ID " state=live\n"
+		"P already_walked /n/ks/c" ID " root=0 dir=1 err=0 line=0 first=/n/ks/a" ID
+		"/upload real=/n/ks/c" ID " state=live\n"
+		"P already_walked /n/ks/d" ID "/upload root=0 dir=1 err=0 line=0 first=/n/ks/a" ID
+		"/staging real=/n/ks/d" ID "/upload state=upload\n"
+		SS("/n/ks/e" ID "/upload/me-5-big", "d=me-5-big v=me g=5 big ks=ks t=e snap=- upload "
+		   "Data.db:50:5")
+		"P already_walked /n/ks/e" ID "/upload root=0 dir=1 err=0 line=0 first=/n/ks/e" ID
+		"/quarantine real=/n/ks/e" ID "/upload state=upload\n";
+	fsent	   *b,
+			   *c,
+			   *du,
+			   *eu;
+
+	fs_init(&fs);
+	fs_dir(&fs, "/n");
+	fs_dir(&fs, "/n/ks");
+	fs_dir(&fs, "/n/ks/a" ID);
+	fs_file(&fs, "/n/ks/a" ID "/me-1-big-Data.db", 10, 1);
+	b = fs_dir(&fs, "/n/ks/b" ID);
+	fs_file(&fs, "/n/ks/b" ID "/me-2-big-Data.db", 20, 2);
+	fs_link(&fs, "/n/ks/a" ID "/8.sstable", "/n/ks/b" ID, b);
+	c = fs_dir(&fs, "/n/ks/c" ID);
+	fs_file(&fs, "/n/ks/c" ID "/me-3-big-Data.db", 30, 3);
+	fs_link(&fs, "/n/ks/a" ID "/upload", "/n/ks/c" ID, lookup(&fs, "/n/ks/c" ID));
+	fs_dir(&fs, "/n/ks/d" ID);
+	du = fs_dir(&fs, "/n/ks/d" ID "/upload");
+	fs_file(&fs, "/n/ks/d" ID "/upload/me-4-big-Data.db", 40, 4);
+	fs_link(&fs, "/n/ks/a" ID "/staging", "/n/ks/d" ID "/upload",
+			lookup(&fs, "/n/ks/d" ID "/upload"));
+	fs_dir(&fs, "/n/ks/e" ID);
+	eu = fs_dir(&fs, "/n/ks/e" ID "/upload");
+	fs_file(&fs, "/n/ks/e" ID "/upload/me-5-big-Data.db", 50, 5);
+	fs_link(&fs, "/n/ks/e" ID "/quarantine", "/n/ks/e" ID "/upload",
+			lookup(&fs, "/n/ks/e" ID "/upload"));
+	(void) c;
+	(void) du;
+	(void) eu;
+	(void) b;
+
+	for (inactive = 1; inactive >= 0; inactive--)
+	{
+		run_reset(&fs);
+		rc = bc_walk_run(&real_ops, &fs, "/n", inactive);
+		CHECK(rc == 0 && fs.nalloc == fs.nrelease, "link states: %d, %ld allocations, %ld releases",
+			  rc, fs.nalloc, fs.nrelease);
+		if (inactive)
+			check_out(&fs, want, "link states, include_inactive");
+	}
+	/* from the folder linked as 8.sstable, and from the link itself */
+	run_reset(&fs);
+	rc = bc_walk_run(&real_ops, &fs, "/n/ks/a" ID "/8.sstable", 0);
+	check_out(&fs, SS("/n/ks/b" ID "/me-2-big", "d=me-2-big v=me g=2 big ks=ks t=b snap=- live "
+					  "Data.db:20:2"), "link states, from the link");
+	/* the place below a table's folder that is itself a link elsewhere:
+	 * its staging/ stays staging */
+	fs_free(&fs);
+}
+
+/*
+ * A log file is read once per folder, however many names it has there
+ * (links, its device and inode): a pending_delete log with five more names
+ * and a transaction log with two, each read once; the SSTables they name
+ * outside the folder cost nothing; a pending_delete log read in pieces
+ * whose lines cross them (op_read_pieces: 3 bytes) gives what it gives
+ * whole (ops: read_log).
+ */
+static void
+check_log_links(void)
+{
+	memfs		fs;
+	int			rc,
+				i,
+				k;
+	char		path[256];
+	fsent	   *pd,
+			   *tl;
+	static const char *const want =
+		SS(XT "/me-1-big", "d=me-1-big v=me g=1 big ks=ks t=t snap=- obsolete Data.db:10:1")
+		SS(XT "/me-2-big", "d=me-2-big v=me g=2 big ks=ks t=t snap=- live Data.db:20:2")
+		SS(XT "/me-3-big", "d=me-3-big v=me g=3 big ks=ks t=t snap=- live Data.db:30:3");
+
+	fs_init(&fs);
+	fs_dir(&fs, "/x");
+	fs_dir(&fs, "/x/ks");
+	fs_dir(&fs, XT);
+	fs_dir(&fs, XT "/pending_delete");
+	fs_file(&fs, XT "/me-1-big-Data.db", 10, 1);
+	fs_file(&fs, XT "/me-2-big-Data.db", 20, 2);
+	fs_file(&fs, XT "/me-3-big-Data.db", 30, 3);
+	pd = fs_log(&fs, XT "/pending_delete/sstables-1-9.log",
+				"me-1-big-TOC.txt\nme-7-big-TOC.txt\nme-8-big-TOC.txt\nme-9-big-TOC.txt\n");
+	for (i = 0; i < 5; i++)
+	{
+		uint64_t	dev = pd->dev,
+					ino = pd->ino;
+		fsent	   *e;
+
+		snprintf(path, sizeof(path), XT "/pending_delete/link%d.log", i);
+		e = fs_log(&fs, path, "me-1-big-TOC.txt\nme-7-big-TOC.txt\nme-8-big-TOC.txt\n"
+				   "me-9-big-TOC.txt\n");
+		e->dev = dev;
+		e->ino = ino;
+		pd = lookup(&fs, XT "/pending_delete/sstables-1-9.log");
+	}
+	/* a transaction log with another name (that it cannot be read counts
+	 * as a read) */
+	tl = fs_log(&fs, XT "/nb_txn_compaction_00000000-0000-0000-0000-000000000001.log", NULL);
+	{
+		uint64_t	dev = tl->dev,
+					ino = tl->ino;
+		fsent	   *e = fs_log(&fs, XT "/nb_txn_compaction_00000000-0000-0000-0000-000000000002.log",
+							   NULL);
+
+		e->dev = dev;
+		e->ino = ino;
+	}
+	for (k = 0; k < 2; k++)
+	{
+		const bc_walk_ops *o = k ? &real_ops : &ops;
+
+		run_reset(&fs);
+		fs.nread = 0;
+		rc = bc_walk_run(o, &fs, "/x", 1);
+		CHECK(rc == 0 && fs.nalloc == fs.nrelease, "log links: %d, %ld allocations, %ld releases",
+			  rc, fs.nalloc, fs.nrelease);
+		CHECK(fs.nread == 2, "log links (%s): %ld logs read, not 2 (one pending_delete log, one "
+			  "transaction log)", k ? "in pieces" : "whole", fs.nread);
+		CHECK(fs.out != NULL && strstr(fs.out, want) != NULL, "log links (%s): %s",
+			  k ? "in pieces" : "whole", fs.out ? fs.out : "");
+	}
+	fs_free(&fs);
+}
+
 void
 suite_walk(void)
 {
@@ -1624,6 +1784,8 @@ suite_walk(void)
 	check_tick();
 	check_extras();
 	check_pending_delete();
+	check_link_states();
+	check_log_links();
 
 	memset(&none, 0, sizeof(none));
 	CHECK(bc_walk_component_size(&none, "Data.db") == -1, "no components");
