@@ -265,14 +265,6 @@ walk_read_pieces(void *arg, const char *path, size_t max,
 	return 0;
 }
 
-/* what the listing says of a folder in that state */
-static const char *
-listed_as(bc_sstable_state state)
-{
-	return bc_sstable_state_read(state) ? "listed by default" :
-		"listed with include_inactive => true only";
-}
-
 /* a problem of the walk: an ERROR for the root folder, else a WARNING */
 static void
 walk_problem(void *arg, const bc_walk_report *r)
@@ -313,12 +305,12 @@ walk_problem(void *arg, const bc_walk_report *r)
 		case BC_WALK_ALREADY_WALKED:
 			ereport(WARNING,
 					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("skipping directory %s: already walked, by another path",
-							base_name(path)),
-					 errdetail("The directory is \"%s\"; it was walked as \"%s\" (a symbolic link on one of the two paths). Its SSTables are listed once, in \"%s\", the directory's real path, in the state of a %s directory (%s).",
-							   path, r->first_path, r->first_real ? r->first_real : r->first_path,
-							   bc_sstable_state_name(r->first_state),
-							   listed_as(r->first_state))));
+					 errmsg("skipping directory %s: already walked, by another path; its SSTables are listed once, as a %s directory's%s",
+							base_name(path), bc_sstable_state_name(r->first_state),
+							bc_sstable_state_read(r->first_state) ? "" :
+							" (with include_inactive => true only)"),
+					 errdetail("The directory is \"%s\"; it was walked as \"%s\" (a symbolic link on one of the two paths), and its SSTables are listed by its real path, \"%s\".",
+							   path, r->first_path, r->first_real ? r->first_real : r->first_path)));
 			break;
 		case BC_WALK_TOO_DEEP:
 			ereport(WARNING,
