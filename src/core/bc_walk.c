@@ -17,7 +17,10 @@
  * identity) is its folder's real path (bc_walk_ops.real_path), so that a
  * folder reached through a link, by a path with "..", or through another
  * mount point of a bind mount, gives the same paths whichever way the walk
- * came.
+ * came; and what a folder below a table's is (its state) is where it
+ * really lies (bc_walk_place.c), not the name of a link on the way.  Each
+ * log file of a folder is read once, whatever its names there, and what
+ * the logs say is kept per component file of the folder (bc_walk_txn.c).
  *
  * The caller does the I/O and provides the memory (bc_walk_ops); every
  * allocation made here is released before the walk returns, unless a
