@@ -77,6 +77,7 @@ CORE_SRCS = \
 	src/core/bc_walk_place.c \
 	src/core/bc_walk_posix.c \
 	src/core/bc_walk_seen.c \
+	src/core/bc_walk_sstable.c \
 	src/core/bc_walk_txn.c
 
 GLUE_SRCS = \
