@@ -270,6 +270,9 @@ walk_read_pieces(void *arg, const char *path, size_t max,
 		why = "read error";
 	fclose(f);
 	free(buf);
+	/* interrupted: not read whole, and nothing to say */
+	if (why == NULL && ld_stop_requested)
+		return -1;
 	if (why != NULL)
 	{
 		if (w->report)

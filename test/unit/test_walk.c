@@ -1689,8 +1689,25 @@ check_link_states(void)
 	rc = bc_walk_run(&real_ops, &fs, "/n/ks/a" ID "/8.sstable", 0);
 	check_out(&fs, SS("/n/ks/b" ID "/me-2-big", "d=me-2-big v=me g=2 big ks=ks t=b snap=- live "
 					  "Data.db:20:2"), "link states, from the link");
-	/* the place below a table's folder that is itself a link elsewhere:
-	 * its staging/ stays staging */
+	fs_free(&fs);
+
+	/* a table's folder that is a link to another disk, under another name:
+	 * its staging/ is still its staging, its SSTables by their real paths */
+	fs_init(&fs);
+	fs_dir(&fs, "/m");
+	fs_dir(&fs, "/m/disk");
+	fs_dir(&fs, "/m/disk/store");
+	fs_dir(&fs, "/m/disk/store/staging");
+	fs_file(&fs, "/m/disk/store/staging/me-6-big-Data.db", 60, 6);
+	fs_dir(&fs, "/m/data");
+	fs_dir(&fs, "/m/data/ks");
+	fs_link(&fs, "/m/data/ks/f" ID, "/m/disk/store", lookup(&fs, "/m/disk/store"));
+	run_reset(&fs);
+	rc = bc_walk_run(&real_ops, &fs, "/m/data", 0);
+	CHECK(rc == 0 && fs.nalloc == fs.nrelease, "linked table: %d, %ld allocations, %ld releases",
+		  rc, fs.nalloc, fs.nrelease);
+	check_out(&fs, SS("/m/disk/store/staging/me-6-big", "d=me-6-big v=me g=6 big ks=ks t=f snap=- "
+					  "staging Data.db:60:6"), "a table's folder linked to another disk");
 	fs_free(&fs);
 }
 
