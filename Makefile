@@ -74,8 +74,10 @@ CORE_SRCS = \
 	src/core/bc_txn_log.c \
 	src/core/bc_txn_record.c \
 	src/core/bc_walk.c \
+	src/core/bc_walk_place.c \
 	src/core/bc_walk_posix.c \
 	src/core/bc_walk_seen.c \
+	src/core/bc_walk_sstable.c \
 	src/core/bc_walk_txn.c
 
 GLUE_SRCS = \

@@ -47,3 +47,25 @@ SELECT count(*) AS rows, count(DISTINCT path) AS paths,
 FROM cassandra_sstables(test_path('hostile/identity'));
 
 DROP FUNCTION identity_rows(text);
+
+-- Links named as a table's subfolders (test/make-hostile.sh, section
+-- "links"): in links/ks/a-<id>/, 8.sstable, staging and upload are links to
+-- the folders of tables b, d and c, walked before them.  A link never
+-- changes what the folder it leads to is: b's, c's and d's SSTables are
+-- live, of their own tables, listed once (before: temporary, staging and
+-- upload, as table a's), and the folders met again say how they are listed.
+SELECT regexp_replace(path, '^.*/hostile/', '') AS sstable, keyspace, table_name, state
+FROM cassandra_sstables(test_path('hostile/links/ks'), include_inactive => true) ORDER BY 1;
+SELECT count(*) AS rows, count(*) FILTER (WHERE state = 'live') AS live
+FROM cassandra_sstables(test_path('hostile/links/ks'));
+-- through a link alone: what the folder is where it lies
+SELECT regexp_replace(path, '^.*/hostile/', '') AS sstable, table_name, state
+FROM cassandra_sstables(test_path('hostile/links/ks/a-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/upload'));
+
+-- Each log file read once per folder, whatever its names (links): a
+-- pending_delete log with five more names, one past 64 MB with five more
+-- and a transaction log that fails verification with three more: one
+-- WARNING each (before: one per name, the pending_delete log's called a
+-- transaction log)
+SELECT regexp_replace(path, '^.*/hostile/', '') AS sstable, state
+FROM cassandra_sstables(test_path('hostile/links/logs'), include_inactive => true) ORDER BY 1;

@@ -251,6 +251,59 @@ walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 	return data;
 }
 
+/*
+ * A ScyllaDB pending_delete log, in pieces of READ_PIECE bytes: one piece in
+ * memory at a time, whatever the log's size; -1 (after a WARNING) if it
+ * cannot be read whole
+ */
+#define PENDING_PIECE ((size_t) 1 << 20)
+
+static int
+walk_read_pieces(void *arg, const char *path, size_t max,
+				 void (*piece) (void *parg, const char *bytes, size_t n), void *parg)
+{
+	BloomFile	f;
+	char	   *err = NULL;
+	uint8	   *buf = NULL;
+	int64		offset = 0;
+	MemoryContext old = MemoryContextSwitchTo(((Walk *) arg)->walkcxt);
+
+	if (!bloom_file_open(&f, bloom_file_path(path), &err))
+		;
+	else if ((uint64) f.size > (uint64) max)
+		err = psprintf("it is too large: %lld bytes, at most %zu can be read",
+					   (long long) f.size, max);
+	else
+	{
+		buf = palloc(PENDING_PIECE);
+		while (offset < f.size)
+		{
+			size_t		got;
+
+			if (!bloom_file_read(&f, offset, buf, PENDING_PIECE, &got, &err))
+				break;
+			if (got == 0)
+				break;
+			piece(parg, (const char *) buf, got);
+			offset += (int64) got;
+		}
+	}
+	if (f.fd >= 0)
+		bloom_file_close(&f);
+	if (buf != NULL)
+		pfree(buf);
+	MemoryContextSwitchTo(old);
+	if (err != NULL)
+	{
+		ereport(WARNING,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("skipping pending_delete log %s: %s", base_name(path), err),
+				 errdetail("The file is \"%s\"; the SSTables it names are listed as live.", path)));
+		return -1;
+	}
+	return 0;
+}
+
 /* a problem of the walk: an ERROR for the root folder, else a WARNING */
 static void
 walk_problem(void *arg, const bc_walk_report *r)
@@ -291,10 +344,12 @@ walk_problem(void *arg, const bc_walk_report *r)
 		case BC_WALK_ALREADY_WALKED:
 			ereport(WARNING,
 					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("skipping directory %s: already walked, by another path",
-							base_name(path)),
-					 errdetail("The directory is \"%s\", reached through a symbolic link; it was walked as \"%s\", and its SSTables are listed once.",
-							   path, r->first_path)));
+					 errmsg("skipping directory %s: already walked, by another path; its SSTables are listed once, as a %s directory's%s",
+							base_name(path), bc_sstable_state_name(r->first_state),
+							bc_sstable_state_read(r->first_state) ? "" :
+							" (with include_inactive => true only)"),
+					 errdetail("The directory is \"%s\"; it was walked as \"%s\" (a symbolic link on one of the two paths), and its SSTables are listed by its real path, \"%s\".",
+							   path, r->first_path, r->first_real ? r->first_real : r->first_path)));
 			break;
 		case BC_WALK_TOO_DEEP:
 			ereport(WARNING,
@@ -416,7 +471,7 @@ walk_real_path(void *arg, const char *dir)
 
 static const bc_walk_ops walk_ops = {
 	walk_alloc, walk_release, bc_walk_stat_posix, walk_list, walk_read_log,
-	walk_problem, NULL, walk_real_path
+	walk_problem, NULL, walk_real_path, walk_read_pieces
 };
 
 PG_FUNCTION_INFO_V1(cassandra_sstables);

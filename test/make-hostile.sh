@@ -17,6 +17,7 @@ L=$src/cassandra/legacy-sstables
 
 rm -rf -- "$dest"
 mkdir -p "$dest"
+ID1=5a1c395e9a9411e8a0e6e9a8e4bb7a4d
 
 # copy SSTable FROM_PREFIX (absolute) to DEST/TO_PREFIX, renaming its files
 copy_sstable() {
@@ -254,6 +255,42 @@ mkdir -p "$dest/errno/noaccess"
 # after a stat that succeeds), made so after the chmod below
 copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" unreadable/nb-1-big
 : >"$dest/unreadable/nb_txn_compaction_77777777-9a94-11e8-a0e6-e9a8e4bb7a4d.log"
+
+# --- links: what a link leads to is what it is where it lies ---
+# (sql/28_identity.sql, test/client.sh) links/ks/a-<id>/ holds links named
+# as a table's subfolders (8.sstable, staging, upload) to the folders of
+# tables b, c and d, walked before them (a sorts first): b's, c's and d's
+# SSTables are live, with their own tables' names, and listed once.
+K=links/ks
+for t in a b c d; do
+	copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" "$K/$t-$ID1/nb-1-big"
+done
+ln -s "../b-$ID1" "$dest/$K/a-$ID1/8.sstable"
+ln -s "../d-$ID1" "$dest/$K/a-$ID1/staging"
+ln -s "../c-$ID1" "$dest/$K/a-$ID1/upload"
+# links/logs/ks/t-<id>/: a pending_delete log naming nb-1-big with five
+# more names (links), one larger than 64 MB (sparse) with five more, and a
+# transaction log that fails verification (txn's crc_before_last) with
+# three more: each read once, one WARNING each
+P=links/logs/ks/t-$ID1
+copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" "$P/nb-1-big"
+copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" "$P/nb-2-big"
+mkdir -p "$dest/$P/pending_delete"
+printf 'nb-1-big-TOC.txt\nnb-8-big-TOC.txt\n' >"$dest/$P/pending_delete/sstables-1-8.log"
+truncate -s 65M "$dest/$P/pending_delete/sstables-9-9.log"
+for i in 1 2 3 4 5; do
+	ln -s sstables-1-8.log "$dest/$P/pending_delete/link-$i.log"
+	ln -s sstables-9-9.log "$dest/$P/pending_delete/large-$i.log"
+done
+T=links/logs/ks/crc_before_last-11111111111111111111111111111111
+copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" "$T/nb-1-big"
+copy_sstable "$L/nb/legacy_tables/legacy_nb_simple/nb-1-big" "$T/nb-2-big"
+cp -- "$dest/txn/ks/crc_before_last-11111111111111111111111111111111/nb_txn_compaction_11111111-9a94-11e8-a0e6-e9a8e4bb7a4d.log" \
+	"$dest/$T/"
+for i in 2 3 4; do
+	ln -s nb_txn_compaction_11111111-9a94-11e8-a0e6-e9a8e4bb7a4d.log \
+		"$dest/$T/nb_txn_compaction_1111111$i-9a94-11e8-a0e6-e9a8e4bb7a4d.log"
+done
 
 chmod -R a+rX "$dest"
 chmod 000 "$dest/errno/noaccess" "$dest/unreadable/nb-1-big-Filter.db" \

@@ -218,6 +218,74 @@ walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 	return data;
 }
 
+/*
+ * A ScyllaDB pending_delete log (as walk_read_log), in pieces of
+ * PENDING_PIECE bytes: one piece in memory, whatever the log's size
+ */
+#define PENDING_PIECE ((size_t) 1 << 20)
+
+static int
+walk_read_pieces(void *arg, const char *path, size_t max,
+				 void (*piece) (void *parg, const char *bytes, size_t n), void *parg)
+{
+	walker	   *w = arg;
+	FILE	   *f = NULL;
+	char	   *buf;
+	size_t		got,
+				total = 0;
+	int			fd;
+	int64_t		size;
+	const char *kind;
+	const char *why = NULL;
+	bc_open_status st;
+
+	st = bc_open_regular(path, bc_open_posix, bc_close_posix, NULL, &fd, &size, &kind);
+	if (st == BC_OPEN_OK && (f = fdopen(fd, "rb")) == NULL)
+		close(fd);
+	if (f == NULL)
+	{
+		if (w->report)
+		{
+			ld_error("skipping pending_delete log %s: %s%s (the SSTables it names are taken as live)",
+					 path, st == BC_OPEN_NOT_REGULAR ? "it is not a regular file: it is " : "",
+					 st == BC_OPEN_NOT_REGULAR ? kind : strerror(errno));
+			(*w->warnings)++;
+		}
+		return -1;
+	}
+	buf = ld_xmalloc(PENDING_PIECE);
+	if (size < 0 || (uint64_t) size > max)
+		why = "larger than 64 MB";
+	while (why == NULL && !ld_stop_requested && (got = fread(buf, 1, PENDING_PIECE, f)) > 0)
+	{
+		total += got;
+		if (total > max)
+		{
+			why = "larger than 64 MB";
+			break;
+		}
+		piece(parg, buf, got);
+	}
+	if (why == NULL && ferror(f))
+		why = "read error";
+	fclose(f);
+	free(buf);
+	/* interrupted: not read whole, and nothing to say */
+	if (why == NULL && ld_stop_requested)
+		return -1;
+	if (why != NULL)
+	{
+		if (w->report)
+		{
+			ld_error("skipping pending_delete log %s: %s (the SSTables it names are taken as live)",
+					 path, why);
+			(*w->warnings)++;
+		}
+		return -1;
+	}
+	return 0;
+}
+
 /* a folder's real path: its SSTables' paths, and the scope's */
 static char *
 walk_real_path(void *arg, const char *dir)
@@ -286,8 +354,10 @@ walk_problem(void *arg, const bc_walk_report *r)
 			ld_error("skipping directory %s: a link to a directory above it", r->path);
 			break;
 		case BC_WALK_ALREADY_WALKED:
-			ld_error("skipping directory %s: already walked as %s (the same directory, through a symbolic link)",
-					 r->path, r->first_path);
+			ld_error("skipping directory %s: already walked as %s (the same directory, by another path); its SSTables are found once, in %s, in the state of a %s directory%s",
+					 r->path, r->first_path, r->first_real ? r->first_real : r->first_path,
+					 bc_sstable_state_name(r->first_state),
+					 bc_sstable_state_read(r->first_state) ? "" : ", which is not loaded");
 			break;
 		case BC_WALK_TOO_DEEP:
 			ld_error("skipping directory %s: more than %d directories deep", r->path,
@@ -380,7 +450,7 @@ walk_sstable(void *arg, const bc_walk_sstable *ws)
 
 static const bc_walk_ops walk_ops = {
 	walk_alloc, walk_release, bc_walk_stat_posix, walk_list, walk_read_log,
-	walk_problem, walk_sstable, walk_real_path
+	walk_problem, walk_sstable, walk_real_path, walk_read_pieces
 };
 
 int

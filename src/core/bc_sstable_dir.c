@@ -25,7 +25,10 @@
  *   .../<table>-<id>/pending_delete/  logs of deletions, no SSTable: an
  *                                   SSTable a sealed log names is obsolete
  *                                   (bc_walk_txn.h)
- *   .../<table>-<id>/<gen>.sstable/ an SSTable being written: temporary
+ *   .../<table>-<id>/<gen>.sstable/ an SSTable being written: temporary,
+ *                                   and so is what is below it, and a
+ *                                   <gen>.sstable/ in staging/,
+ *                                   quarantine/ or upload/ (in_temp_dir)
  *
  * (replica/distributed_loader.cc: table_populator::start populates the
  * normal, staging and quarantine states; upload is read by
@@ -130,6 +133,71 @@ is_keyspace(const char *s, size_t len)
 	return 1;
 }
 
+/* a table's folder with its -<id>, as ScyllaDB's always are */
+static int
+is_table_with_id(const char *s, size_t len)
+{
+	size_t		tl;
+
+	return len > 0 && bc_sstable_table_dir(s, len, &tl) == BC_OK && tl < len;
+}
+
+/*
+ * A folder in or below ScyllaDB's temporary SSTable folder: the first
+ * element of path[0 .. len) that is <generation>.sstable in a table's
+ * folder with its -<id>, or in its staging/, quarantine/ or upload/ (each
+ * is a folder of SSTables that ScyllaDB's sstable_directory lists, and
+ * garbage_collect removes every <generation>.sstable subfolder of it:
+ * cleanup_column_family_temp_sst_dirs, the whole folder with what it
+ * holds).  1 with the table's folder in *table_start, *table_len; else 0.
+ */
+static int
+in_temp_dir(const char *path, size_t len, size_t *table_start, size_t *table_n)
+{
+	size_t		starts[2] = {0, 0},
+				lens[2] = {0, 0};	/* the two elements before: the
+									 * parent's last */
+	size_t		i = 0;
+
+	while (i < len)
+	{
+		size_t		s,
+					n;
+
+		while (i < len && path[i] == '/')
+			i++;
+		s = i;
+		while (i < len && path[i] != '/')
+			i++;
+		n = i - s;
+		if (n == 0)
+			break;
+		if (is_temp_dir(path + s, n))
+		{
+			if (is_table_with_id(path + starts[1], lens[1]))
+			{
+				*table_start = starts[1];
+				*table_n = lens[1];
+				return 1;
+			}
+			if ((is_word(path + starts[1], lens[1], "staging") ||
+				 is_word(path + starts[1], lens[1], "quarantine") ||
+				 is_word(path + starts[1], lens[1], "upload")) &&
+				is_table_with_id(path + starts[0], lens[0]))
+			{
+				*table_start = starts[0];
+				*table_n = lens[0];
+				return 1;
+			}
+		}
+		starts[0] = starts[1];
+		lens[0] = lens[1];
+		starts[1] = s;
+		lens[1] = n;
+	}
+	return 0;
+}
+
 void
 bc_folder_parse(const char *path, size_t len, bc_folder *out)
 {
@@ -143,6 +211,21 @@ bc_folder_parse(const char *path, size_t len, bc_folder *out)
 	n = prev_element(path, len, &s);
 	if (n == 0)
 		return;
+
+	/* in or below <generation>.sstable/: the table's, temporary */
+	if (in_temp_dir(path, len, &s, &n))
+	{
+		out->state = BC_STATE_TEMPORARY;
+		out->table = path + s;
+		bc_sstable_table_dir(path + s, n, &out->table_len);
+		pn = prev_element(path, s, &ps);
+		if (pn > 0 && is_keyspace(path + ps, pn))
+		{
+			out->keyspace = path + ps;
+			out->keyspace_len = pn;
+		}
+		return;
+	}
 
 	/* .<index>: a secondary index's folder inside its table's */
 	if (path[s] == '.' && n > 1 && !is_word(path + s, n, "..") && s > 0)

@@ -17,7 +17,10 @@
  * identity) is its folder's real path (bc_walk_ops.real_path), so that a
  * folder reached through a link, by a path with "..", or through another
  * mount point of a bind mount, gives the same paths whichever way the walk
- * came.
+ * came; and what a folder below a table's is (its state) is where it
+ * really lies (bc_walk_place.c), not the name of a link on the way.  Each
+ * log file of a folder is read once, whatever its names there, and what
+ * the logs say is kept per component file of the folder (bc_walk_txn.c).
  *
  * The caller does the I/O and provides the memory (bc_walk_ops); every
  * allocation made here is released before the walk returns, unless a
@@ -34,7 +37,9 @@
 #include "bc_tick.h"
 #include "bc_txn_log.h"
 #include "bc_walk.h"
+#include "bc_walk_place.h"
 #include "bc_walk_seen.h"
+#include "bc_walk_sstable.h"
 #include "bc_walk_txn.h"
 
 /* one name of a folder, with its stat when the listing gave it */
@@ -45,18 +50,8 @@ typedef struct named
 	bc_walk_stat st;
 } named;
 
-/* one component file of the folder being walked: its name parsed again
- * where more than these are needed (an SSTable's first component), so that
- * a folder of many SSTables costs little per file */
-typedef struct entry
-{
-	const char *name;			/* into the folder's names */
-	uint32_t	descriptor_len;
-	uint32_t	component_off;	/* the component's name: name + off, len */
-	uint32_t	component_len;
-	int64_t		size;
-	int64_t		mtime;
-} entry;
+/* one component file of the folder being walked (bc_walk_txn.h) */
+typedef bc_walk_entry entry;
 
 /* a folder being walked: its SSTables reported one by one, then each of
  * its subfolders walked */
@@ -65,6 +60,8 @@ typedef struct frame
 	char	   *dir;			/* from alloc: as walked (subfolders, names) */
 	char	   *real;			/* from alloc: its real path (the SSTables'
 								 * paths), or NULL: dir */
+	char	   *place;			/* from alloc: the path its names are read
+								 * from (bc_walk_place.h), or NULL: dir */
 	uint64_t	dev;			/* which folder it is, for link loops */
 	uint64_t	ino;
 	named	   *names;			/* its names, sorted */
@@ -221,14 +218,13 @@ report(bc_walk *w, bc_walk_problem problem, const char *path, int root,
 {
 	bc_walk_report r;
 
+	memset(&r, 0, sizeof(r));
 	r.problem = problem;
 	r.path = path;
 	r.root = root;
 	r.is_directory = is_directory;
 	r.err = err;
 	r.lineno = lineno;
-	r.reason = NULL;
-	r.first_path = NULL;
 	w->ops->problem(w->arg, &r);
 }
 
@@ -248,125 +244,51 @@ entry_cmp(const void *a, const void *b)
 									 y->name, y->descriptor_len);
 }
 
-/* room for a copy of (s, len) and its NUL in a block being filled */
-static const char *
-put_string(char **fill, const char *s, size_t len)
-{
-	char	   *p = *fill;
-
-	memcpy(p, s, len);
-	p[len] = '\0';
-	*fill += len + 1;
-	return p;
-}
-
 /*
- * One SSTable: the components entries[0 .. n) of a folder f (at dir, its
- * real path, reached as walked_dir), into *s, all in one block from alloc
- * (returned, for the caller to release).
+ * A listed name's file (device, inode) for the walk's log reads: the
+ * listing's stat, else ops->stat of its path (a listing that gave the type
+ * only)
  */
-static void *
-make_sstable(bc_walk *w, const char *dir, const char *walked_dir, const bc_folder *f,
-			 const entry *entries, size_t n, const bc_walk_txn *t, bc_walk_sstable *out)
+static void
+log_file(bc_walk *w, const named *nm, const char *path, bc_walk_log *log)
 {
-	bc_sstable_name parsed;
-	const bc_sstable_name *p = &parsed;
-	size_t		dl = strlen(dir);
-	size_t		bytes = (n + 1) * sizeof(bc_walk_component);
-	size_t		i;
-	char	   *block,
-			   *fill;
-	bc_walk_component *comps;
-	bc_walk_sstable s;
-	int			unfinished = 0;
+	bc_walk_stat st = nm->st;
 
-	/* parsed when the folder was read: the same again */
-	bc_sstable_name_parse(entries[0].name, strlen(entries[0].name), &parsed);
-
-	/* prefix (dir/descriptor), descriptor, version, generation */
-	bytes += dl + 1 + 2 * (p->descriptor_len + 1) + p->version_len + 1 + p->generation_len + 1;
-	if (p->legacy)
-		bytes += p->keyspace_len + 1 + p->table_len + 1;
-	else if (f->table != NULL)
-		bytes += f->keyspace_len + 1 + f->table_len + f->index_len + 1;
-	bytes += f->snapshot_len + 1;
-	for (i = 0; i < n; i++)
-		bytes += entries[i].component_len + 1;
-
-	block = walk_alloc(w, bytes);
-	comps = (bc_walk_component *) block;
-	fill = block + (n + 1) * sizeof(bc_walk_component);
-
-	memset(&s, 0, sizeof(s));
-	s.dir = dir;
-	s.walked_dir = walked_dir;
-	s.prefix = fill;
-	memcpy(fill, dir, dl);
-	fill += dl;
-	if (!(dl > 0 && dir[dl - 1] == '/'))
-		*fill++ = '/';
-	put_string(&fill, entries[0].name, p->descriptor_len);
-	s.descriptor = put_string(&fill, entries[0].name, p->descriptor_len);
-	s.version = put_string(&fill, p->version, p->version_len);
-	s.generation = put_string(&fill, p->generation, p->generation_len);
-	s.format = p->format;
-	s.legacy = p->legacy;
-	if (p->legacy)
+	if (!nm->has_stat || st.size < 0)
 	{
-		s.keyspace = put_string(&fill, p->keyspace, p->keyspace_len);
-		s.table = put_string(&fill, p->table, p->table_len);
+		memset(&st, 0, sizeof(st));
+		w->ops->stat(w->arg, path, &st);
 	}
-	else if (f->table != NULL)
-	{
-		/* a secondary index's folder: <table>.<index> */
-		if (f->keyspace != NULL)
-			s.keyspace = put_string(&fill, f->keyspace, f->keyspace_len);
-		s.table = fill;
-		memcpy(fill, f->table, f->table_len);
-		fill += f->table_len;
-		put_string(&fill, f->index ? f->index : "", f->index_len);
-	}
-	if (f->snapshot != NULL)
-		s.snapshot = put_string(&fill, f->snapshot, f->snapshot_len);
+	log->name = nm->name;
+	log->dev = st.dev;
+	log->ino = st.ino;
+	log->again = 0;
+}
 
-	for (i = 0; i < n; i++)
-	{
-		comps[i].name = put_string(&fill, entries[i].name + entries[i].component_off,
-								   entries[i].component_len);
-		comps[i].size = entries[i].size;
-		comps[i].mtime = entries[i].mtime;
-		if (strcmp(comps[i].name, "Data.db") == 0)
-			s.data = &comps[i];
-		/* ScyllaDB's TOC.txt.tmp, TemporaryHashes.db.tmp */
-		if (bc_sstable_component_unfinished(comps[i].name, entries[i].component_len,
-											p->version, p->version_len))
-			unfinished = 1;
-	}
-	s.ncomponents = (int) n;
-	s.components = comps;
-
-	s.state = bc_sstable_state_of(f->state, p->temporary || unfinished,
-								  bc_walk_txn_names(t, 0, s.descriptor, p->descriptor_len),
-								  bc_walk_txn_names(t, 1, s.descriptor, p->descriptor_len),
-								  s.data != NULL);
-	*out = s;
-	return block;
+static int
+log_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const bc_walk_log *) a)->name, ((const bc_walk_log *) b)->name);
 }
 
 /*
- * The logs of ScyllaDB's pending_delete/ folder dir (bc_pending_delete.h) read
- * into t: its names listed (a problem said by ops->list), each regular file
- * named *.log replayed.
+ * The logs of ScyllaDB's pending_delete/ folder dir (bc_pending_delete.h)
+ * read into t: its names listed (a problem said by ops->list), each
+ * regular file named *.log read once (bc_walk_txn_read_logs), in name
+ * order.
  */
 static void
 read_pending_delete(bc_walk *w, bc_walk_txn *t, const char *dir)
 {
 	named	   *names;
+	bc_walk_log *logs;
 	size_t		n,
+				nlogs = 0,
 				i;
 
 	if (!list_names(w, dir, 0, &names, &n))
 		return;
+	logs = walk_alloc(w, n * sizeof(bc_walk_log));
 	for (i = 0; i < n; i++)
 	{
 		const char *name = names[i].name;
@@ -380,10 +302,14 @@ read_pending_delete(bc_walk *w, bc_walk_txn *t, const char *dir)
 
 			name_stat(w, &names[i], path, &st);
 			if (st.type == BC_WALK_REGULAR)
-				bc_walk_txn_pending_delete(t, path);
+				log_file(w, &names[i], path, &logs[nlogs++]);
 			w->ops->release(w->arg, path);
 		}
 	}
+	if (nlogs > 1)
+		qsort(logs, nlogs, sizeof(bc_walk_log), log_name_cmp);
+	bc_walk_txn_read_logs(t, dir, logs, nlogs, 1);
+	w->ops->release(w->arg, logs);
 	release_names(w, names, n);
 }
 
@@ -403,8 +329,10 @@ open_frame(bc_walk *w, char *dir, int root)
 				pending = (size_t) -1;	/* the subfolder pending_delete */
 	named	   *names;
 	int			k;
-	const char *first;
+	bc_walk_seen_first first;
 	char	   *real;
+	bc_walk_log *logs;
+	size_t		nlogs = 0;
 
 	/* each folder once: a link back up the tree, or to a folder walked
 	 * before, is not followed */
@@ -426,8 +354,7 @@ open_frame(bc_walk *w, char *dir, int root)
 			report(w, BC_WALK_LINK_LOOP, dir, root, 1, 0, 0);
 		else if (w->depth >= BC_WALK_MAX_DEPTH)
 			report(w, BC_WALK_TOO_DEEP, dir, root, 1, 0, 0);
-		else if ((first = bc_walk_seen_add(&w->seen, w->ops, w->arg,
-										   st.dev, st.ino, dir)) != NULL)
+		else if (bc_walk_seen_add(&w->seen, w->ops, w->arg, st.dev, st.ino, dir, &first))
 		{
 			bc_walk_report r;
 
@@ -435,7 +362,9 @@ open_frame(bc_walk *w, char *dir, int root)
 			r.problem = BC_WALK_ALREADY_WALKED;
 			r.path = dir;
 			r.is_directory = 1;
-			r.first_path = first;
+			r.first_path = first.path;
+			r.first_real = first.real;
+			r.first_state = (bc_sstable_state) first.state;
 			w->ops->problem(w->arg, &r);
 		}
 		else
@@ -464,9 +393,8 @@ walk:
 	if (n > 0)
 		qsort(fr->names, n, sizeof(named), name_cmp);
 
-	fr->txn.ops = w->ops;
-	fr->txn.arg = w->arg;
 	fr->entries = walk_alloc(w, sizeof(entry) * n);
+	logs = walk_alloc(w, sizeof(bc_walk_log) * n);
 	fr->subdirs = walk_alloc(w, sizeof(char *) * n);
 	for (i = 0; i < n; i++)
 	{
@@ -492,7 +420,7 @@ walk:
 		else if (fst.type == BC_WALK_REGULAR)
 		{
 			if (bc_txn_log_name(name, len))
-				bc_walk_txn_read(&fr->txn, path);
+				log_file(w, &fr->names[i], path, &logs[nlogs++]);
 			else if (bc_sstable_name_parse(name, len, &parsed) == BC_OK)
 			{
 				e->name = name;
@@ -508,7 +436,18 @@ walk:
 	}
 	if (fr->nentries > 0)
 		qsort(fr->entries, fr->nentries, sizeof(entry), entry_cmp);
-	bc_folder_parse(dir, strlen(dir), &fr->folder);
+
+	/* each log file read once, its names kept where they name an SSTable
+	 * of the folder (bc_walk_txn.h) */
+	bc_walk_txn_init(&fr->txn, w->ops, w->arg, fr->entries, fr->nentries);
+	bc_walk_txn_read_logs(&fr->txn, dir, logs, nlogs, 0);
+	w->ops->release(w->arg, logs);
+
+	/* what the folder is, from where it is (bc_walk_place.h) */
+	fr->place = bc_walk_place(w->ops, w->arg, dir, real);
+	bc_folder_parse(fr->place ? fr->place : dir, strlen(fr->place ? fr->place : dir),
+					&fr->folder);
+	bc_walk_seen_note(&w->seen, w->ops, w->arg, st.dev, st.ino, real, fr->folder.state);
 
 	/*
 	 * ScyllaDB's table folder (its -<id>, live): pending_delete/'s logs say
@@ -525,7 +464,6 @@ walk:
 				(fr->nsub - pending - 1) * sizeof(char *));
 		fr->nsub--;
 	}
-	bc_walk_txn_seal(&fr->txn);
 	return 1;
 }
 
@@ -544,6 +482,8 @@ close_frame(bc_walk *w)
 	release_names(w, fr->names, fr->nnames);
 	if (fr->real != NULL)
 		w->ops->release(w->arg, fr->real);
+	if (fr->place != NULL)
+		w->ops->release(w->arg, fr->place);
 	w->ops->release(w->arg, fr->dir);
 }
 
@@ -591,8 +531,10 @@ bc_walk_next(bc_walk *w, bc_walk_sstable *s)
 				   memcmp(e[j].name, e[i].name, e[i].descriptor_len) == 0)
 				j++;
 			fr->next_entry = j;
-			w->current = make_sstable(w, fr->real ? fr->real : fr->dir, fr->dir,
-									  &fr->folder, e + i, j - i, &fr->txn, s);
+			w->current = bc_walk_make_sstable(w->ops, w->arg, fr->real ? fr->real : fr->dir,
+											  fr->dir, fr->place ? fr->place : fr->dir,
+											  &fr->folder, e + i, j - i,
+											  bc_walk_txn_flags(&fr->txn, i), s);
 			return 1;
 		}
 		if (fr->next_sub < fr->nsub)

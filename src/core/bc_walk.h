@@ -22,7 +22,8 @@
 /* folders this many levels below the root, or deeper, are skipped (with a
  * problem): "more than BC_WALK_MAX_DEPTH directories deep", the root counted */
 #define BC_WALK_MAX_DEPTH 32
-/* the largest transaction log read (real ones are a few kilobytes) */
+/* the largest transaction log, or pending_delete log, read (real ones are
+ * a few kilobytes) */
 #define BC_WALK_MAX_TXN_LOG_BYTES ((size_t) 64 * 1024 * 1024)
 
 /* what the caller's stat says of a path (following symbolic links) */
@@ -54,8 +55,9 @@ typedef enum bc_walk_problem
 	BC_WALK_NOT_DIRECTORY,		/* the root is not a folder */
 	BC_WALK_LINK_LOOP,			/* a link back to a folder being walked */
 	BC_WALK_ALREADY_WALKED,		/* a folder walked before in this walk, met
-								 * again through a symbolic link: first_path
-								 * is the path it was walked by */
+								 * again by another path (a symbolic link on
+								 * one of them): first_path is the path it
+								 * was walked by */
 	BC_WALK_TOO_DEEP,			/* more than BC_WALK_MAX_DEPTH folders deep */
 	/* transaction logs (bc_txn_log_scan), with lineno and reason: */
 	BC_WALK_TXN_CORRUPT,		/* one that fails LogFile.verify: Cassandra
@@ -79,7 +81,13 @@ typedef struct bc_walk_report
 								 * none) */
 	const char *reason;			/* for BC_WALK_TXN_*: what is wrong with it
 								 * (bc_txn_fault_message), else NULL */
-	const char *first_path;		/* for BC_WALK_ALREADY_WALKED */
+	/* for BC_WALK_ALREADY_WALKED: the path the folder was walked by, its
+	 * real path (its SSTables' paths; NULL when not known) and its state
+	 * (bc_folder_parse of where it is: bc_walk_place.h), whatever path
+	 * reaches it */
+	const char *first_path;
+	const char *first_real;
+	bc_sstable_state first_state;
 } bc_walk_report;
 
 /* one component file of an SSTable */
@@ -103,9 +111,11 @@ typedef struct bc_walk_sstable
 								 * and the SSTable's identity (the path
 								 * cassandra_sstables and bloomcass-load
 								 * give it) */
-	const char *walked_dir;		/* its folder as the walk reached it (what
-								 * keyspace, table and snapshot are read
-								 * from) */
+	const char *walked_dir;		/* its folder as the walk reached it */
+	const char *place;			/* the path its folder's names are read
+								 * from (bc_folder_parse: keyspace, table,
+								 * snapshot, the folder's state): walked_dir,
+								 * or where a link leads (bc_walk_place.h) */
 	const char *descriptor;		/* nb-1-big, ks-cf-ka-1, tmp-la-2-big */
 	const char *version;
 	const char *generation;
@@ -159,14 +169,27 @@ typedef struct bc_walk_ops
 	 * bc_walk_sstable.prefix) is the real path of its folder, as
 	 * realpath(3) resolves it (bc_walk_real_path_posix): symbolic links,
 	 * "." and ".." resolved, so that a folder reached through a link or by
-	 * another path gives its SSTables the same paths.  Folder names are
-	 * read from the path as walked (bc_folder_parse: keyspace, table,
-	 * snapshot), as Cassandra names them.  Two mount points of one folder
+	 * another path gives its SSTables the same paths.  Keyspace and table
+	 * are read from the path as walked (bc_folder_parse), as Cassandra
+	 * names them; what a folder below a table's is (staging/, upload/,
+	 * snapshots/<tag>/ ...: its state) from its real place below the
+	 * table's folder, so that a link never changes it (bc_walk_place.h).  Two mount points of one folder
 	 * (a bind mount) give one path, through the mount that shows most of
 	 * its filesystem (bc_mounts.h): within one walk the folder is walked
 	 * once (its device and inode), and across walks it has one path.
 	 */
 	char	   *(*real_path) (void *arg, const char *dir);
+
+	/*
+	 * A ScyllaDB pending_delete log of at most max bytes read in pieces:
+	 * piece(parg, bytes, n) for each, in order, of any size the caller
+	 * likes; 0 once it is read whole, -1 when it could not be, after
+	 * saying why (the SSTables it names are then taken as live).  NULL:
+	 * read_log reads it whole.
+	 */
+	int			(*read_pieces) (void *arg, const char *path, size_t max,
+								void (*piece) (void *parg, const char *bytes, size_t n),
+								void *parg);
 } bc_walk_ops;
 
 /*

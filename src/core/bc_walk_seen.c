@@ -3,7 +3,8 @@
  * and inode.  Symbolic links are followed, so a folder may be met again by
  * another path: the walk asks this set before it enters one, and skips a
  * folder entered before (BC_WALK_ALREADY_WALKED, with the path it was
- * entered by).  An open-addressing hash set at most half full, kept for the
+ * entered by, its real path and its state).  An open-addressing hash set
+ * at most half full, kept for the
  * whole walk: each lookup costs the same whatever the number of folders,
  * and two allocations hold the whole set, whatever its size.
  */
@@ -26,9 +27,27 @@ seen_slot(const bc_walk_seen_dir *set, size_t cap, uint64_t dev, uint64_t ino)
 			return i;
 }
 
-const char *
+/* room for len more bytes of paths */
+static void
+paths_room(bc_walk_seen *s, const bc_walk_ops *ops, void *arg, size_t len)
+{
+	while (s->paths_cap - s->paths_len < len)
+	{
+		size_t		cap = s->paths_cap ? 2 * s->paths_cap : 4096;
+		char	   *p = ops->alloc(arg, cap);
+
+		if (s->paths_len > 0)
+			memcpy(p, s->paths, s->paths_len);
+		if (s->paths != NULL)
+			ops->release(arg, s->paths);
+		s->paths = p;
+		s->paths_cap = cap;
+	}
+}
+
+int
 bc_walk_seen_add(bc_walk_seen *s, const bc_walk_ops *ops, void *arg,
-				 uint64_t dev, uint64_t ino, const char *path)
+				 uint64_t dev, uint64_t ino, const char *path, bc_walk_seen_first *first)
 {
 	size_t		len = strlen(path) + 1;
 	size_t		i;
@@ -37,7 +56,12 @@ bc_walk_seen_add(bc_walk_seen *s, const bc_walk_ops *ops, void *arg,
 	{
 		i = seen_slot(s->set, s->cap, dev, ino);
 		if (s->set[i].path != 0)
-			return s->paths + s->set[i].path - 1;
+		{
+			first->path = s->paths + s->set[i].path - 1;
+			first->real = s->set[i].real ? s->paths + s->set[i].real - 1 : NULL;
+			first->state = s->set[i].state;
+			return 1;
+		}
 	}
 	if (2 * (s->n + 1) > s->cap)
 	{
@@ -53,26 +77,40 @@ bc_walk_seen_add(bc_walk_seen *s, const bc_walk_ops *ops, void *arg,
 		s->set = set;
 		s->cap = cap;
 	}
-	while (s->paths_cap - s->paths_len < len)
-	{
-		size_t		cap = s->paths_cap ? 2 * s->paths_cap : 4096;
-		char	   *p = ops->alloc(arg, cap);
-
-		if (s->paths_len > 0)
-			memcpy(p, s->paths, s->paths_len);
-		if (s->paths != NULL)
-			ops->release(arg, s->paths);
-		s->paths = p;
-		s->paths_cap = cap;
-	}
+	paths_room(s, ops, arg, len);
 	memcpy(s->paths + s->paths_len, path, len);
 	i = seen_slot(s->set, s->cap, dev, ino);
 	s->set[i].dev = dev;
 	s->set[i].ino = ino;
 	s->set[i].path = s->paths_len + 1;
+	s->set[i].real = 0;
+	s->set[i].state = 0;
 	s->paths_len += len;
 	s->n++;
-	return NULL;
+	return 0;
+}
+
+void
+bc_walk_seen_note(bc_walk_seen *s, const bc_walk_ops *ops, void *arg,
+				  uint64_t dev, uint64_t ino, const char *real, int state)
+{
+	size_t		i;
+
+	if (s->cap == 0)
+		return;
+	i = seen_slot(s->set, s->cap, dev, ino);
+	if (s->set[i].path == 0)
+		return;
+	s->set[i].state = state;
+	if (real != NULL)
+	{
+		size_t		len = strlen(real) + 1;
+
+		paths_room(s, ops, arg, len);
+		memcpy(s->paths + s->paths_len, real, len);
+		s->set[i].real = s->paths_len + 1;
+		s->paths_len += len;
+	}
 }
 
 void

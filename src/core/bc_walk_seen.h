@@ -11,14 +11,16 @@
 
 #include "bc_walk.h"
 
-/* a folder entered by the walk: its device, inode and the path it was
+/* a folder entered by the walk: its device, inode, the path it was
  * entered by (at path - 1 in the set's paths; 0 for an empty slot of the
- * set) */
+ * set), its real path (at real - 1; 0: not known) and its state */
 typedef struct bc_walk_seen_dir
 {
 	uint64_t	dev;
 	uint64_t	ino;
 	size_t		path;
+	size_t		real;
+	int			state;			/* a bc_sstable_state */
 } bc_walk_seen_dir;
 
 /* every folder entered, an open-addressing hash set at most half full,
@@ -34,13 +36,27 @@ typedef struct bc_walk_seen
 	size_t		paths_cap;
 } bc_walk_seen;
 
+/* what the walk knows of a folder it entered before: valid until the next
+ * call on the set */
+typedef struct bc_walk_seen_first
+{
+	const char *path;			/* the path it was entered by */
+	const char *real;			/* its real path, or NULL */
+	int			state;			/* its state (bc_walk_seen_note) */
+} bc_walk_seen_first;
+
 /*
- * The path by which the folder (dev, ino) was entered before in this walk,
- * or NULL when it was not, in which case it is added, entered as path.
+ * 1 when the folder (dev, ino) was entered before in this walk, with what
+ * is known of it in *first; else 0, and it is added, entered as path.
  * Memory from ops->alloc, given back by bc_walk_seen_free.
  */
-const char *bc_walk_seen_add(bc_walk_seen *s, const bc_walk_ops *ops, void *arg,
-							 uint64_t dev, uint64_t ino, const char *path);
+int			bc_walk_seen_add(bc_walk_seen *s, const bc_walk_ops *ops, void *arg,
+							 uint64_t dev, uint64_t ino, const char *path,
+							 bc_walk_seen_first *first);
+
+/* the real path (or NULL) and state of the folder (dev, ino), added before */
+void		bc_walk_seen_note(bc_walk_seen *s, const bc_walk_ops *ops, void *arg,
+							  uint64_t dev, uint64_t ino, const char *real, int state);
 
 /* release the set's memory; it is empty again */
 void		bc_walk_seen_free(bc_walk_seen *s, const bc_walk_ops *ops, void *arg);

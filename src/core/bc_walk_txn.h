@@ -1,64 +1,88 @@
 /*
- * bc_walk_txn.h - private to the walk (bc_walk.c): what the transaction
- * logs of one folder say of its SSTables (bc_walk_txn.c), read as
- * Cassandra's listing applies them (LogTransaction, LogFile,
- * LogAwareFileLister: bc_txn_log_scan).  Neither the extension nor
- * bloomcass-load includes this header.
+ * bc_walk_txn.h - private to the walk (bc_walk.c): what the logs of one
+ * folder say of its SSTables (bc_walk_txn.c): Cassandra's transaction logs,
+ * read as its listing applies them (LogTransaction, LogFile,
+ * LogAwareFileLister: bc_txn_log_scan), and ScyllaDB's pending_delete logs
+ * (bc_pending_delete.h).  Neither the extension nor bloomcass-load includes
+ * this header.
+ *
+ * What is kept is one byte per component file of the folder, not the names
+ * the logs give: a log naming a million SSTables beside a folder of ten
+ * costs ten bytes once read, and each log file (its device and inode) is
+ * read once per folder, however many names (links) it has there.
  */
 #ifndef BC_WALK_TXN_H
 #define BC_WALK_TXN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bc_walk.h"
 
-/* one SSTable descriptor a log names: an alloc'd copy */
-typedef struct bc_walk_name
+/* one component file of the folder being walked: its name parsed again
+ * where more than these are needed (an SSTable's first component), so that
+ * a folder of many SSTables costs little per file */
+typedef struct bc_walk_entry
 {
-	char	   *s;
-	size_t		len;
-} bc_walk_name;
+	const char *name;			/* into the folder's names */
+	uint32_t	descriptor_len;
+	uint32_t	component_off;	/* the component's name: name + off, len */
+	uint32_t	component_len;
+	int64_t		size;
+	int64_t		mtime;
+} bc_walk_entry;
 
-/* the SSTable descriptors a folder's logs name, sorted by bc_walk_txn_seal */
-typedef struct bc_walk_names
+/* what the logs say of an SSTable (bc_walk_txn_flags) */
+#define BC_WALK_TXN_TEMPORARY 1	/* ADDed by an unfinished operation */
+#define BC_WALK_TXN_OBSOLETE 2	/* REMOVEd by a committed one, or named by
+								 * a pending_delete log */
+
+/* a log file of a folder: its name there and its file (dev and ino both 0
+ * when not known: then never taken for another name's) */
+typedef struct bc_walk_log
 {
-	bc_walk_name *items;
-	size_t		n;
-	size_t		cap;
-} bc_walk_names;
+	const char *name;
+	uint64_t	dev;
+	uint64_t	ino;
+	int			again;			/* another name of a file read before */
+} bc_walk_log;
 
-/* one folder's logs; all zero but ops and arg before the first */
+/* one folder's logs and what they say */
 typedef struct bc_walk_txn
 {
 	const bc_walk_ops *ops;
 	void	   *arg;
-	bc_walk_names temporary;	/* ADDed by unfinished operations */
-	bc_walk_names obsolete;		/* REMOVEd by committed ones */
+	const bc_walk_entry *entries;	/* the folder's, in SSTable order */
+	size_t		nentries;
+	unsigned char *flags;		/* one per entry (from alloc), set on the
+								 * first of each SSTable; NULL: none set */
+	size_t	   *marked;			/* the entries the pending_delete log being
+								 * read names */
+	size_t		nmarked;
 } bc_walk_txn;
 
-/*
- * The log at path read (ops->read_log) and applied to t; what is wrong
- * with it told to ops->problem: one that fails verification, one whose
- * last record alone is damaged (not one a crash cut short: that is
- * expected) and one Cassandra cannot read.
- */
-void		bc_walk_txn_read(bc_walk_txn *t, const char *path);
+/* t made ready for the folder's component files entries[0 .. n), sorted
+ * by bc_sstable_component_cmp, kept until bc_walk_txn_free */
+void		bc_walk_txn_init(bc_walk_txn *t, const bc_walk_ops *ops, void *arg,
+							 const bc_walk_entry *entries, size_t n);
 
 /*
- * A ScyllaDB pending_delete log (bc_pending_delete.h) at path read
- * (ops->read_log) and the SSTables it deletes taken as obsolete, as a
- * committed Cassandra log's
+ * The logs logs[0 .. n) of the folder dir read, in that order, each file
+ * once (a name of a file read before, its device and inode, is passed
+ * over), and applied to the folder's SSTables: transaction logs
+ * (pending_delete 0) through ops->read_log, what is wrong with one told to
+ * ops->problem (one that fails verification, one whose last record alone
+ * is damaged (not one a crash cut short: that is expected), one Cassandra
+ * cannot read); pending_delete logs (1) in pieces (ops->read_pieces, else
+ * ops->read_log), the SSTables one names taken as obsolete, as a committed
+ * Cassandra log's, once it is read whole.
  */
-void		bc_walk_txn_pending_delete(bc_walk_txn *t, const char *path);
+void		bc_walk_txn_read_logs(bc_walk_txn *t, const char *dir, bc_walk_log *logs, size_t n,
+								  int pending_delete);
 
-/* the folder's logs all read: its names sorted, which bc_walk_txn_names
- * needs */
-void		bc_walk_txn_seal(bc_walk_txn *t);
-
-/* whether the logs name the descriptor (len bytes) as temporary
- * (obsolete 0) or obsolete (1): a binary search (after bc_walk_txn_seal) */
-int			bc_walk_txn_names(const bc_walk_txn *t, int obsolete, const char *descriptor,
-							  size_t len);
+/* what the logs say of the SSTable whose first component is entries[i]:
+ * BC_WALK_TXN_TEMPORARY and BC_WALK_TXN_OBSOLETE, or 0 */
+int			bc_walk_txn_flags(const bc_walk_txn *t, size_t i);
 
 /* everything t holds given back (ops->release) */
 void		bc_walk_txn_free(bc_walk_txn *t);

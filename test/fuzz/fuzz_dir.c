@@ -5,8 +5,10 @@
  * record (bc_txn_record_parse, bc_txn_record_checksum), and the input as
  * a log's file name
  * (bc_txn_log_name) and as a data directory's folder path
- * (bc_folder_parse); the input as a ScyllaDB pending_delete log
- * (bc_pending_delete_scan) and its name (bc_pending_delete_log_name).
+ * (bc_folder_parse); the input as a ScyllaDB pending_delete log, whole
+ * (bc_pending_delete_scan) and in pieces (bc_pending_delete_feed: the same
+ * SSTables), and its name (bc_pending_delete_log_name); the input as a
+ * folder's walked and real paths (bc_walk_place: what a link leads to).
  */
 #include <string.h>
 
@@ -14,6 +16,8 @@
 #include "bc_sstable_dir.h"
 #include "bc_status.h"
 #include "bc_txn_log.h"
+#include "bc_walk.h"
+#include "bc_walk_place.h"
 #include "fuzz.h"
 
 typedef struct txn_span
@@ -35,13 +39,18 @@ txn_scan_sstable(void *arg, int obsolete, const char *base, size_t len)
 	CHECK(len > 0 && inside(base, len, t->data, t->len));
 }
 
-/* what bc_pending_delete_scan reports: a whole line of the log, no '/',
- * its descriptor then -TOC.txt */
+/* what bc_pending_delete_scan and _feed report: a whole line of the log
+ * (found from a cursor that moves forward: lines are reported in order),
+ * no '/', its descriptor then -TOC.txt; the descriptors joined in out */
 typedef struct pending_span
 {
 	const uint8_t *data;
 	size_t		len;
+	size_t		cursor;			/* the start of the line after the last one
+								 * reported */
 	size_t		n;
+	char	   *out;
+	size_t		outlen;
 } pending_span;
 
 static void
@@ -49,14 +58,130 @@ pending_sstable(void *arg, const char *d, size_t dlen)
 {
 	pending_span *p = arg;
 	const char *text = (const char *) p->data;
+	size_t		want = dlen + 8;
 
-	CHECK(dlen > 0 && inside(d, dlen, p->data, p->len));
-	CHECK((size_t) (d - text) + dlen + 8 <= p->len &&
-		  memcmp(d + dlen, "-TOC.txt", 8) == 0);
-	CHECK(d == text || d[-1] == '\n');
-	CHECK((size_t) (d - text) + dlen + 8 == p->len || d[dlen + 8] == '\n');
-	CHECK(memchr(d, '/', dlen) == NULL);
+	CHECK(dlen > 0 && want <= BC_PENDING_DELETE_MAX_LINE);
+	CHECK(memchr(d, '/', dlen) == NULL && memcmp(d + dlen, "-TOC.txt", 8) == 0);
+	/* the next line of the log that is exactly d-TOC.txt */
+	for (;;)
+	{
+		const char *nl;
+		size_t		l;
+
+		CHECK(p->cursor < p->len);
+		nl = memchr(text + p->cursor, '\n', p->len - p->cursor);
+		l = (size_t) ((nl ? nl : text + p->len) - (text + p->cursor));
+		p->cursor += l + 1;
+		if (l == want && memcmp(text + p->cursor - l - 1, d, want) == 0)
+			break;
+	}
+	p->out = realloc(p->out, p->outlen + dlen + 1);
+	CHECK(p->out != NULL);
+	memcpy(p->out + p->outlen, d, dlen);
+	p->out[p->outlen + dlen] = '\n';
+	p->outlen += dlen + 1;
 	p->n++;
+}
+
+/* the log fed in pieces of step bytes: what the whole log reports */
+static void
+pending_pieces(const uint8_t *data, size_t len, size_t step, const pending_span *whole)
+{
+	pending_span q = {data, len, 0, 0, NULL, 0};
+	bc_pending_delete_scanner *sc = xmalloc(sizeof(*sc));
+	size_t		i;
+
+	memset(sc, 0, sizeof(*sc));
+	for (i = 0; i < len; i += step)
+		bc_pending_delete_feed(sc, (const char *) data + i, len - i < step ? len - i : step,
+							   pending_sstable, &q);
+	bc_pending_delete_finish(sc, pending_sstable, &q);
+	CHECK(q.n == whole->n && q.outlen == whole->outlen &&
+		  (q.outlen == 0 || memcmp(q.out, whole->out, q.outlen) == 0));
+	free(q.out);
+	free(sc);
+}
+
+/*
+ * bc_walk_place over a made-up file system: the input is the path walked,
+ * then (after a NUL, or the same) its real path; two paths are the same
+ * folder when they are equal strings, and every path is a folder.  The
+ * place is NULL (the path walked), the real path itself, or the walked
+ * table's folder followed by a part of the real path; every allocation is
+ * given back.
+ */
+static long place_live;
+
+static void *
+place_alloc(void *arg, size_t size)
+{
+	(void) arg;
+	place_live++;
+	return xmalloc(size);
+}
+
+static void
+place_release(void *arg, void *p)
+{
+	(void) arg;
+	place_live--;
+	free(p);
+}
+
+static void
+place_stat(void *arg, const char *path, bc_walk_stat *st)
+{
+	uint64_t	h = 1469598103934665603ULL;
+	const unsigned char *c;
+
+	(void) arg;
+	for (c = (const unsigned char *) path; *c; c++)
+		h = (h ^ *c) * 1099511628211ULL;
+	memset(st, 0, sizeof(*st));
+	st->type = BC_WALK_DIRECTORY;
+	st->dev = 1;
+	st->ino = h;
+}
+
+static void
+fuzz_place(const uint8_t *data, size_t len)
+{
+	static const bc_walk_ops ops = {
+		place_alloc, place_release, place_stat, NULL, NULL, NULL, NULL, NULL, NULL
+	};
+	size_t		dl = len > 1024 ? 1024 : len;
+	const uint8_t *nul = memchr(data, 0, dl);
+	char	   *dir,
+			   *real,
+			   *place;
+	size_t		rl;
+
+	if (nul != NULL)
+		dl = (size_t) (nul - data);
+	rl = nul != NULL ? len - dl - 1 : dl;
+	if (rl > 1024)
+		rl = 1024;
+	dir = xmalloc(dl + 1);
+	memcpy(dir, data, dl);
+	dir[dl] = '\0';
+	real = xmalloc(rl + 1);
+	memcpy(real, nul != NULL ? nul + 1 : data, rl);
+	real[rl] = '\0';
+	place_live = 0;
+	place = bc_walk_place(&ops, NULL, dir, real);
+	if (place != NULL)
+	{
+		bc_folder	fd;
+
+		bc_folder_parse(dir, strlen(dir), &fd);
+		CHECK(strcmp(place, real) == 0 ||
+			  (fd.table != NULL && strncmp(place, dir, (size_t) (fd.table - dir)) == 0));
+		place_release(NULL, place);
+	}
+	CHECK(place_live == 0);
+	CHECK(bc_walk_place(&ops, NULL, dir, NULL) == NULL);
+	free(dir);
+	free(real);
 }
 
 /*
@@ -91,11 +216,16 @@ fuzz_txn_log(const uint8_t *data, size_t len)
 		CHECK(t.obsolete == -1 || t.obsolete == res.committed);
 	}
 	{
-		pending_span p = {data, len, 0};
+		pending_span p = {data, len, 0, 0, NULL, 0};
 
 		(void) bc_pending_delete_log_name((const char *) data, len);
 		CHECK(bc_pending_delete_scan((const char *) data, len, pending_sstable, &p) == p.n);
+		/* read in pieces (bc_walk_ops.read_pieces): the same SSTables */
+		pending_pieces(data, len, 1, &p);
+		pending_pieces(data, len, 1 + (len > 0 ? data[0] % 61 : 0), &p);
+		free(p.out);
 	}
+	fuzz_place(data, len);
 	{
 		bc_folder	fo;
 

@@ -350,6 +350,14 @@ put_seed txn-name < <(printf 'nb_txn_compaction_6a3b3f20-9a94-11e8-a0e6-e9a8e4bb
 put_seed pending-delete < <(printf 'me-6-big-TOC.txt\n\nks-cf-ka-7-TOC.txt\nme-3g8w_0zz1_2lkhs2ooj9xyh2n3fo-big-TOC.txt\n/x/me-4-big-TOC.txt\nme-5-big-Data.db\n')
 put_seed pending-delete-name < <(printf 'sstables-6-7.log')
 put_seed folder-tempdir < <(printf '/var/lib/scylla/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/8.sstable')
+put_seed folder-staging-tempdir < <(printf '/d/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/staging/8.sstable/9.sstable')
+# a folder's walked path and real path (fuzz_dir.c, fuzz_place): links named
+# 8.sstable and upload leading to another table, one staying in its table
+put_seed place-tempdir-link < <(printf '/d/ks/a-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/8.sstable\0/d/ks/b-5a1c395e9a9411e8a0e6e9a8e4bb7a4d')
+put_seed place-upload-link < <(printf '/d/ks/a-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/upload\0/d/ks/b-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/staging')
+put_seed place-in-table < <(printf '/d/ks/a-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/staging\0/d/ks/a-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/quarantine')
+# a pending_delete log's lines across pieces, one longer than a line can be
+put_seed pending-delete-long < <(printf 'me-1-big-TOC.txt\n%05000d\nme-2-big-TOC.txt' 0)
 # ScyllaDB's temporary components and 5.0 SAI's (bc_sstable_name.c)
 put_seed name-scylla-hashes < <(printf 'ms-3gdv_0b5w_1wvkw2rkpbt9e0guef-big-TemporaryHashes.db.tmp')
 put_seed name-scylla-toc < <(printf 'ks-cf-ka-2-TOC.txt.tmp')

@@ -61,6 +61,22 @@ suite_sstable_dir(void)
 				 BC_STATE_UPLOAD, NULL);
 	check_folder("data/ks/table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0/staging", "ks", "table1",
 				 NULL, BC_STATE_STAGING, NULL);
+	/* <generation>.sstable/ of the table, of its staging/, quarantine/ or
+	 * upload/, and anything below one: being written, removed at startup
+	 * (sstable_directory's cleanup_column_family_temp_sst_dirs) */
+	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/8.sstable", "ks", "t", NULL,
+				 BC_STATE_TEMPORARY, NULL);
+	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/staging/8.sstable", "ks", "t", NULL,
+				 BC_STATE_TEMPORARY, NULL);
+	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/upload/8.sstable/", "ks", "t", NULL,
+				 BC_STATE_TEMPORARY, NULL);
+	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/quarantine/8.sstable", "ks", "t",
+				 NULL, BC_STATE_TEMPORARY, NULL);
+	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/8.sstable/9.sstable", "ks", "t",
+				 NULL, BC_STATE_TEMPORARY, NULL);
+	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/8.sstable/staging", "ks", "t", NULL,
+				 BC_STATE_TEMPORARY, NULL);
+	check_folder("data/ks/t/8.sstable", NULL, NULL, NULL, BC_STATE_LIVE, NULL);
 	/* pending_delete holds logs only: no table's SSTables */
 	check_folder("data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/pending_delete", NULL, NULL, NULL,
 				 BC_STATE_LIVE, NULL);

@@ -69,6 +69,7 @@ typedef struct memfs
 	long		restats;		/* files stat'ed again by the walk */
 	long		nlist;
 	long		nsstable;
+	long		nread;			/* logs read */
 	char	   *out;			/* the walk's reports, one a line */
 	size_t		outlen;
 	size_t		outcap;
@@ -364,6 +365,7 @@ op_read_log(void *arg, const char *path, size_t max, size_t *len)
 	size_t		n;
 
 	CHECK(max == BC_WALK_MAX_TXN_LOG_BYTES, "%s: read_log max %zu", path, max);
+	fs->nread++;
 	*len = 0;
 	if (e == NULL || e->log == NULL)
 	{
@@ -376,6 +378,29 @@ op_read_log(void *arg, const char *path, size_t max, size_t *len)
 	memcpy(p, e->log, n);
 	*len = n;
 	return p;
+}
+
+/* a pending_delete log in pieces of 3 bytes, so that lines cross pieces */
+static int
+op_read_pieces(void *arg, const char *path, size_t max,
+			   void (*piece) (void *parg, const char *bytes, size_t n), void *parg)
+{
+	memfs	   *fs = arg;
+	fsent	   *e = lookup(fs, path);
+	size_t		n,
+				i;
+
+	CHECK(max == BC_WALK_MAX_TXN_LOG_BYTES, "%s: read_pieces max %zu", path, max);
+	fs->nread++;
+	if (e == NULL || e->log == NULL)
+	{
+		emit(fs, "R-fail %s", path);
+		return -1;
+	}
+	n = strlen(e->log);
+	for (i = 0; i < n; i += 3)
+		piece(parg, e->log + i, n - i < 3 ? n - i : 3);
+	return 0;
 }
 
 static const char *
@@ -406,10 +431,12 @@ problem_name(bc_walk_problem p)
 static void
 op_problem(void *arg, const bc_walk_report *r)
 {
-	emit(arg, "P %s %s root=%d dir=%d err=%d line=%ld%s%s%s%s", problem_name(r->problem),
+	emit(arg, "P %s %s root=%d dir=%d err=%d line=%ld%s%s%s%s%s%s%s%s", problem_name(r->problem),
 		 r->path, r->root, r->is_directory, r->err, r->lineno, r->reason ? ": " : "",
 		 r->reason ? r->reason : "", r->first_path ? " first=" : "",
-		 r->first_path ? r->first_path : "");
+		 r->first_path ? r->first_path : "", r->first_real ? " real=" : "",
+		 r->first_real ? r->first_real : "", r->first_real ? " state=" : "",
+		 r->first_real ? bc_sstable_state_name(r->first_state) : "");
 }
 
 /* what every SSTable reported must hold, whatever its folder */
@@ -467,8 +494,8 @@ check_sstable_shape(const bc_walk_sstable *s)
 			memcmp(nm.generation, s->generation, nm.generation_len) == 0 &&
 			nm.format == s->format && nm.legacy == s->legacy;
 		CHECK(ok, "%s: version, generation, format or legacy not the name's", s->prefix);
-		CHECK(s->walked_dir != NULL, "%s: no walked_dir", s->prefix);
-		bc_folder_parse(s->walked_dir, strlen(s->walked_dir), &fo);
+		CHECK(s->walked_dir != NULL && s->place != NULL, "%s: no walked_dir or place", s->prefix);
+		bc_folder_parse(s->place, strlen(s->place), &fo);
 		if (s->legacy)
 			ok = s->keyspace && s->table &&
 				strlen(s->keyspace) == nm.keyspace_len &&
@@ -520,7 +547,7 @@ op_sstable(void *arg, const bc_walk_sstable *s)
 }
 
 static const bc_walk_ops ops = {
-	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable, NULL
+	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable, NULL, NULL
 };
 
 /* a folder's real path: the links above it (and it) replaced by their
@@ -559,7 +586,8 @@ op_real_path(void *arg, const char *path)
 }
 
 static const bc_walk_ops real_ops = {
-	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable, op_real_path
+	op_alloc, op_release, op_stat, op_list, op_read_log, op_problem, op_sstable, op_real_path,
+	op_read_pieces
 };
 
 static void
@@ -1583,6 +1611,181 @@ check_pending_delete(void)
 	fs_free(&fs);
 }
 
+/*
+ * A link never changes what the folder it leads to is (bc_walk_place.h):
+ * in table folder a, links named 8.sstable, staging and upload to the
+ * folders of tables b and c and to d's upload/ are walked first (their
+ * names sort before b, c and d), and b's, c's and d's SSTables are listed
+ * as what they are where they lie, with their tables' names; the folders
+ * met again directly are reported with the real path and state they were
+ * listed in.  In table e, quarantine is a link to e's own upload/: upload.
+ */
+#define ID "-5a1c395e9a9411e8a0e6e9a8e4bb7a4d"
+
+static void
+check_link_states(void)
+{
+	memfs		fs;
+	int			rc,
+				inactive;
+	static const char *const want =
+		SS("/n/ks/a" ID "/me-1-big", "d=me-1-big v=me g=1 big ks=ks t=a snap=- live Data.db:10:1")
+		SS("/n/ks/b" ID "/me-2-big", "d=me-2-big v=me g=2 big ks=ks t=b snap=- live Data.db:20:2")
+		SS("/n/ks/d" ID "/upload/me-4-big", "d=me-4-big v=me g=4 big ks=ks t=d snap=- upload "
+		   "Data.db:40:4")
+		SS("/n/ks/c" ID "/me-3-big", "d=me-3-big v=me g=3 big ks=ks t=c snap=- live Data.db:30:3")
+		"P already_walked /n/ks/b" ID " root=0 dir=1 err=0 line=0 first=/n/ks/a" ID
+		"/8.sstable real=/n/ks/b" ID " state=live\n"
+		"P already_walked /n/ks/c" ID " root=0 dir=1 err=0 line=0 first=/n/ks/a" ID
+		"/upload real=/n/ks/c" ID " state=live\n"
+		"P already_walked /n/ks/d" ID "/upload root=0 dir=1 err=0 line=0 first=/n/ks/a" ID
+		"/staging real=/n/ks/d" ID "/upload state=upload\n"
+		SS("/n/ks/e" ID "/upload/me-5-big", "d=me-5-big v=me g=5 big ks=ks t=e snap=- upload "
+		   "Data.db:50:5")
+		"P already_walked /n/ks/e" ID "/upload root=0 dir=1 err=0 line=0 first=/n/ks/e" ID
+		"/quarantine real=/n/ks/e" ID "/upload state=upload\n";
+	fsent	   *b,
+			   *c,
+			   *du,
+			   *eu;
+
+	fs_init(&fs);
+	fs_dir(&fs, "/n");
+	fs_dir(&fs, "/n/ks");
+	fs_dir(&fs, "/n/ks/a" ID);
+	fs_file(&fs, "/n/ks/a" ID "/me-1-big-Data.db", 10, 1);
+	b = fs_dir(&fs, "/n/ks/b" ID);
+	fs_file(&fs, "/n/ks/b" ID "/me-2-big-Data.db", 20, 2);
+	fs_link(&fs, "/n/ks/a" ID "/8.sstable", "/n/ks/b" ID, b);
+	c = fs_dir(&fs, "/n/ks/c" ID);
+	fs_file(&fs, "/n/ks/c" ID "/me-3-big-Data.db", 30, 3);
+	fs_link(&fs, "/n/ks/a" ID "/upload", "/n/ks/c" ID, lookup(&fs, "/n/ks/c" ID));
+	fs_dir(&fs, "/n/ks/d" ID);
+	du = fs_dir(&fs, "/n/ks/d" ID "/upload");
+	fs_file(&fs, "/n/ks/d" ID "/upload/me-4-big-Data.db", 40, 4);
+	fs_link(&fs, "/n/ks/a" ID "/staging", "/n/ks/d" ID "/upload",
+			lookup(&fs, "/n/ks/d" ID "/upload"));
+	fs_dir(&fs, "/n/ks/e" ID);
+	eu = fs_dir(&fs, "/n/ks/e" ID "/upload");
+	fs_file(&fs, "/n/ks/e" ID "/upload/me-5-big-Data.db", 50, 5);
+	fs_link(&fs, "/n/ks/e" ID "/quarantine", "/n/ks/e" ID "/upload",
+			lookup(&fs, "/n/ks/e" ID "/upload"));
+	(void) c;
+	(void) du;
+	(void) eu;
+	(void) b;
+
+	for (inactive = 1; inactive >= 0; inactive--)
+	{
+		run_reset(&fs);
+		rc = bc_walk_run(&real_ops, &fs, "/n", inactive);
+		CHECK(rc == 0 && fs.nalloc == fs.nrelease, "link states: %d, %ld allocations, %ld releases",
+			  rc, fs.nalloc, fs.nrelease);
+		if (inactive)
+			check_out(&fs, want, "link states, include_inactive");
+	}
+	/* from the folder linked as 8.sstable, and from the link itself */
+	run_reset(&fs);
+	rc = bc_walk_run(&real_ops, &fs, "/n/ks/a" ID "/8.sstable", 0);
+	check_out(&fs, SS("/n/ks/b" ID "/me-2-big", "d=me-2-big v=me g=2 big ks=ks t=b snap=- live "
+					  "Data.db:20:2"), "link states, from the link");
+	fs_free(&fs);
+
+	/* a table's folder that is a link to another disk, under another name:
+	 * its staging/ is still its staging, its SSTables by their real paths */
+	fs_init(&fs);
+	fs_dir(&fs, "/m");
+	fs_dir(&fs, "/m/disk");
+	fs_dir(&fs, "/m/disk/store");
+	fs_dir(&fs, "/m/disk/store/staging");
+	fs_file(&fs, "/m/disk/store/staging/me-6-big-Data.db", 60, 6);
+	fs_dir(&fs, "/m/data");
+	fs_dir(&fs, "/m/data/ks");
+	fs_link(&fs, "/m/data/ks/f" ID, "/m/disk/store", lookup(&fs, "/m/disk/store"));
+	run_reset(&fs);
+	rc = bc_walk_run(&real_ops, &fs, "/m/data", 0);
+	CHECK(rc == 0 && fs.nalloc == fs.nrelease, "linked table: %d, %ld allocations, %ld releases",
+		  rc, fs.nalloc, fs.nrelease);
+	check_out(&fs, SS("/m/disk/store/staging/me-6-big", "d=me-6-big v=me g=6 big ks=ks t=f snap=- "
+					  "staging Data.db:60:6"), "a table's folder linked to another disk");
+	fs_free(&fs);
+}
+
+/*
+ * A log file is read once per folder, however many names it has there
+ * (links, its device and inode): a pending_delete log with five more names
+ * and a transaction log with two, each read once; the SSTables they name
+ * outside the folder cost nothing; a pending_delete log read in pieces
+ * whose lines cross them (op_read_pieces: 3 bytes) gives what it gives
+ * whole (ops: read_log).
+ */
+static void
+check_log_links(void)
+{
+	memfs		fs;
+	int			rc,
+				i,
+				k;
+	char		path[256];
+	fsent	   *pd,
+			   *tl;
+	static const char *const want =
+		SS(XT "/me-1-big", "d=me-1-big v=me g=1 big ks=ks t=t snap=- obsolete Data.db:10:1")
+		SS(XT "/me-2-big", "d=me-2-big v=me g=2 big ks=ks t=t snap=- live Data.db:20:2")
+		SS(XT "/me-3-big", "d=me-3-big v=me g=3 big ks=ks t=t snap=- live Data.db:30:3");
+
+	fs_init(&fs);
+	fs_dir(&fs, "/x");
+	fs_dir(&fs, "/x/ks");
+	fs_dir(&fs, XT);
+	fs_dir(&fs, XT "/pending_delete");
+	fs_file(&fs, XT "/me-1-big-Data.db", 10, 1);
+	fs_file(&fs, XT "/me-2-big-Data.db", 20, 2);
+	fs_file(&fs, XT "/me-3-big-Data.db", 30, 3);
+	pd = fs_log(&fs, XT "/pending_delete/sstables-1-9.log",
+				"me-1-big-TOC.txt\nme-7-big-TOC.txt\nme-8-big-TOC.txt\nme-9-big-TOC.txt\n");
+	for (i = 0; i < 5; i++)
+	{
+		uint64_t	dev = pd->dev,
+					ino = pd->ino;
+		fsent	   *e;
+
+		snprintf(path, sizeof(path), XT "/pending_delete/link%d.log", i);
+		e = fs_log(&fs, path, "me-1-big-TOC.txt\nme-7-big-TOC.txt\nme-8-big-TOC.txt\n"
+				   "me-9-big-TOC.txt\n");
+		e->dev = dev;
+		e->ino = ino;
+		pd = lookup(&fs, XT "/pending_delete/sstables-1-9.log");
+	}
+	/* a transaction log with another name (that it cannot be read counts
+	 * as a read) */
+	tl = fs_log(&fs, XT "/nb_txn_compaction_00000000-0000-0000-0000-000000000001.log", NULL);
+	{
+		uint64_t	dev = tl->dev,
+					ino = tl->ino;
+		fsent	   *e = fs_log(&fs, XT "/nb_txn_compaction_00000000-0000-0000-0000-000000000002.log",
+							   NULL);
+
+		e->dev = dev;
+		e->ino = ino;
+	}
+	for (k = 0; k < 2; k++)
+	{
+		const bc_walk_ops *o = k ? &real_ops : &ops;
+
+		run_reset(&fs);
+		fs.nread = 0;
+		rc = bc_walk_run(o, &fs, "/x", 1);
+		CHECK(rc == 0 && fs.nalloc == fs.nrelease, "log links: %d, %ld allocations, %ld releases",
+			  rc, fs.nalloc, fs.nrelease);
+		CHECK(fs.nread == 2, "log links (%s): %ld logs read, not 2 (one pending_delete log, one "
+			  "transaction log)", k ? "in pieces" : "whole", fs.nread);
+		CHECK(fs.out != NULL && strstr(fs.out, want) != NULL, "log links (%s): %s",
+			  k ? "in pieces" : "whole", fs.out ? fs.out : "");
+	}
+	fs_free(&fs);
+}
+
 void
 suite_walk(void)
 {
@@ -1598,6 +1801,8 @@ suite_walk(void)
 	check_tick();
 	check_extras();
 	check_pending_delete();
+	check_link_states();
+	check_log_links();
 
 	memset(&none, 0, sizeof(none));
 	CHECK(bc_walk_component_size(&none, "Data.db") == -1, "no components");
