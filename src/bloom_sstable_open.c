@@ -12,6 +12,7 @@
 #include "common/md5.h"
 
 #include "bc_key_range.h"
+#include "bc_sstable_name.h"
 #include "bc_statistics.h"
 #include "bc_status.h"
 #include "bloom_sstable_open.h"
@@ -51,6 +52,32 @@ read_component(const char *prefix, const char *name, size_t *len, char **path)
 {
 	*path = bloom_file_path(psprintf("%s-%s", prefix, name));
 	return bloom_file_read_all_may_lack(*path, MAX_COMPONENT_BYTES, len);
+}
+
+/*
+ * An SSTable without CompressionInfo.db (info NULL) whose TOC.txt lists
+ * one: its Data.db is compressed, and its positions cannot be read without
+ * it.  Cassandra's reader takes the components TOC.txt lists
+ * (TOCComponent.loadTOC) and fails to open an SSTable one of which is
+ * missing, as ScyllaDB's does (sstable::read_toc, then each component's
+ * open); read as uncompressed, such a Data.db would put its partitions past
+ * its end, an error that would not name the cause.
+ */
+static void
+check_compression_info(const char *prefix, const uint8 *info)
+{
+	char	   *toc_path;
+	size_t		toc_len;
+	uint8	   *toc;
+
+	if (info != NULL)
+		return;
+	toc = read_component(prefix, "TOC.txt", &toc_len, &toc_path);
+	if (toc != NULL && bc_toc_lists(toc, toc_len, "CompressionInfo.db"))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("SSTable \"%s\" has no CompressionInfo.db, which its TOC.txt lists", prefix),
+				 errdetail("Its Data.db is compressed: the positions and sizes of its partitions cannot be read without CompressionInfo.db.")));
 }
 
 void
@@ -139,6 +166,7 @@ bloom_sstable_data_length(const char *prefix, const char *version)
 	uint64_t	length;
 	bc_status	st;
 
+	check_compression_info(prefix, info);
 	bloom_component_open(prefix, "Data.db", false, &data);
 	bloom_component_close(&data);
 	st = bc_data_uncompressed_length(version, strlen(version), info, info_len, data.reader.size,
@@ -200,6 +228,7 @@ bloom_trie_open(BloomTrieSSTable *t, const char *prefix, const char *version,
 	bloom_component_open(prefix, "Data.db", false, &t->comps[2]);
 
 	info = read_component(prefix, "CompressionInfo.db", &info_len, &info_path);
+	check_compression_info(prefix, info);
 	st = bc_data_reader_open(&t->data, &t->ci, &t->comps[2].reader, version, strlen(version),
 							 info, info_len, data_alloc, NULL, &block, &in_info);
 	if (st != BC_OK && in_info)

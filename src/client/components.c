@@ -17,6 +17,7 @@
 #include "bc_key_range.h"
 #include "bc_open.h"
 #include "bc_partitions.h"
+#include "bc_sstable_name.h"
 #include "bc_status.h"
 #include "load.h"
 
@@ -290,12 +291,14 @@ ld_walk_index(const ld_sstable *s, const uint8_t *partitioner, size_t partitione
 }
 
 int
-ld_data_length(const ld_sstable *s, uint64_t *length)
+ld_data_length(const ld_sstable *s, uint64_t *length, int *unknown)
 {
-	blob		info;
+	blob		info,
+				toc;
 	int64_t		size = ld_component_size(s, "Data.db");
 	bc_status	rc;
 
+	*unknown = 0;
 	if (size < 0)
 	{
 		ld_error("%s: cannot read Data.db", s->prefix);
@@ -303,6 +306,22 @@ ld_data_length(const ld_sstable *s, uint64_t *length)
 	}
 	if (!ld_read_component(s, "CompressionInfo.db", LD_MAX_SMALL_BYTES, &info))
 		return 0;
+
+	/*
+	 * TOC.txt lists a CompressionInfo.db that is not there: Data.db is
+	 * compressed (Cassandra's reader takes the components TOC.txt lists,
+	 * TOCComponent.loadTOC, and does not open such an SSTable); its size
+	 * is not the uncompressed length, which nothing else gives.
+	 */
+	if (!info.present && ld_read_component(s, "TOC.txt", LD_MAX_SMALL_BYTES, &toc))
+	{
+		*unknown = toc.present && bc_toc_lists(toc.data, toc.len, "CompressionInfo.db");
+		free(toc.data);
+		if (*unknown)
+			ld_error("warning: %s: CompressionInfo.db is missing, which TOC.txt lists: Data.db is "
+					 "compressed and its uncompressed length unknown: the last partition's size is "
+					 "left NULL", s->prefix);
+	}
 	rc = bc_data_uncompressed_length(s->version, strlen(s->version),
 									 info.present ? info.data : NULL, info.len,
 									 (uint64_t) size, length);

@@ -228,8 +228,11 @@ int			ld_walk_trie_keys(const ld_sstable *s, const uint8_t *partitioner,
 							  size_t partitioner_len, ld_key_fn fn, void *arg);
 
 /* the length of the uncompressed Data.db (CompressionInfo.db's, or
- * Data.db's size); 0 after an error, reported */
-int			ld_data_length(const ld_sstable *s, uint64_t *length);
+ * Data.db's size); 0 after an error, reported.  *unknown: 1, after a
+ * warning naming the cause, when CompressionInfo.db is missing though
+ * TOC.txt lists it (Data.db is compressed: its uncompressed length is not
+ * known, and *length is Data.db's size) */
+int			ld_data_length(const ld_sstable *s, uint64_t *length, int *unknown);
 
 /* copy.c: the binary COPY of a load, and server errors */
 typedef struct ld_copy

@@ -534,9 +534,17 @@ ld_upload_wait(ld_uploader *u, ld_sent *sent, const ld_sstable *s, const ld_row 
 
 		if (u->sizes != NULL)
 		{
-			if (!ld_data_length(s, &data_length))
+			int			unknown;
+
+			if (!ld_data_length(s, &data_length, &unknown))
 				goto fail;
 			bc_partition_sizes_init(u->sizes, data_length);
+			if (unknown)
+			{
+				/* said by ld_data_length */
+				sink.unknown_end = 1;
+				bc_partition_sizes_unknown_end(u->sizes);
+			}
 		}
 		if (!ld_copy_start(&u->copy, u->copy_keys_sql, s->prefix, fatal))
 			goto fail;
