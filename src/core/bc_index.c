@@ -339,6 +339,19 @@ bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
 					 */
 					if (c->nkeys > 0 && (int64_t) v <= c->position)
 						return fail(c, BC_ERR_INDEX_ORDER);
+
+					/*
+					 * Data.db has no header: every writer puts the first
+					 * partition at 0, and the verifier and the scrubber
+					 * require it (Verifier.verify, 5.0
+					 * SortedTableVerifier.verifySSTable:
+					 * "firstRowPositionFromIndex != 0"; Scrubber: assert
+					 * firstRowPositionFromIndex == 0).  Another position
+					 * would give the first partition a place and a size
+					 * it does not have (cassandra_sstable_partitions).
+					 */
+					if (c->nkeys == 0 && v != 0)
+						return fail(c, BC_ERR_INDEX_FIRST_POSITION);
 					c->position = (int64_t) v;
 					c->num_have = 0;
 					c->num_need = 4;
@@ -380,6 +393,7 @@ bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
 					e->position = c->position;
 					e->promoted_size = c->promoted;
 					e->index_offset = c->entry_offset;
+					e->next_offset = c->offset + size;
 					e->ordinal = c->nkeys++;
 					*got = 1;
 					return BC_OK;

@@ -22,6 +22,7 @@
 
 #include "bc_endian.h"
 #include "bc_index.h"
+#include "bc_index_samples.h"
 #include "bc_lookup.h"
 #include "bc_murmur3.h"
 #include "bc_partitioner.h"
@@ -220,7 +221,7 @@ lookup(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size
 	CHECK(st == BC_OK || st == BC_ERR_VERSION_UNKNOWN || st == BC_ERR_VERSION_UNSUPPORTED ||
 		  st == BC_ERR_INDEX_BTI || st == BC_ERR_INDEX_TRUNCATED || st == BC_ERR_INDEX_LENGTH ||
 		  st == BC_ERR_SUMMARY_TRUNCATED || st == BC_ERR_SUMMARY_FORMAT ||
-		  st == BC_ERR_INDEX_KEY_ORDER);
+		  st == BC_ERR_INDEX_KEY_ORDER || st == BC_ERR_INDEX_FIRST_POSITION);
 	CHECK(stats->summary_status == BC_OK || stats->summary_status == BC_ERR_SUMMARY_TRUNCATED ||
 		  stats->summary_status == BC_ERR_SUMMARY_FORMAT ||
 		  stats->summary_status == BC_ERR_SUMMARY_INDEX);
@@ -241,27 +242,36 @@ lookup(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size
 /*
  * The keys-versus-lookup agreement: the keys of Index.db as
  * cassandra_sstable_keys lists them (the cursor, keys checked in the
- * partitioner's order); when the listing ends without error, no key of it
- * is answered "absent" by a lookup (found, or an error), whatever
- * Summary.db holds.  At most LOOKUP_AGREE keys, spread over the listing.
+ * partitioner's order, each entry against Summary.db's samples when there
+ * is a Summary.db); when the listing ends without error, no key of it is
+ * answered "absent" by a lookup (found, or an error), whatever Summary.db
+ * holds.  Every key when all, else at most LOOKUP_AGREE spread over the
+ * listing.
  */
 #define LOOKUP_AGREE 24
-#define AGREE_MAX_KEYS 1024
-#define AGREE_KEY_MAX 256
+#define AGREE_MAX_KEYS 4096
 
 static void
 agreement(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size_t il,
-		  const char *v, bc_partitioner p, int md5, uint8_t *scratch)
+		  const char *v, bc_partitioner p, int md5, int all, uint8_t *scratch)
 {
 	static bc_index_cursor c;
 	static bc_key_order order;
-	static uint8_t keys[AGREE_MAX_KEYS][AGREE_KEY_MAX];
+	static bc_index_samples smp;
+	static bc_index_sample slots[4096];
+	static uint8_t window[2 * BC_INDEX_SAMPLES_WINDOW];
+	static const uint8_t *keys[AGREE_MAX_KEYS];
 	static size_t lens[AGREE_MAX_KEYS];
+	fuzz_mem	ms,
+				mi;
+	bc_reader	rs = fuzz_mem_open(&ms, sum, sl),
+				ri = fuzz_mem_open(&mi, idx, il);
 	bc_index_entry e;
 	bc_lookup_stats stats;
 	size_t		n = 0,
 				i,
-				step;
+				step,
+				ns = 0;
 	int			got,
 				found;
 	bc_status	st;
@@ -270,10 +280,23 @@ agreement(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, s
 		return;
 	bc_key_order_init(&order, p, md5 ? fake_md5 : NULL);
 	bc_index_set_order(&c, &order);
+	st = bc_index_samples_count(with_summary ? &rs : NULL, v, strlen(v), &ns);
+	CHECK(st == BC_OK || st == BC_ERR_READ);
+	if (st != BC_OK || ns > 4096)
+		return;
+	st = bc_index_samples_init(&smp, &rs, &ri, v, strlen(v), slots, ns, window, scratch);
+	CHECK(st == BC_OK || st == BC_ERR_READ);
+	if (st != BC_OK)
+		return;
 	CHECK(bc_index_feed(&c, idx, il) == BC_OK);
 	for (;;)
 	{
 		st = bc_index_next(&c, &e, &got);
+		if (st == BC_OK && got)
+		{
+			st = bc_index_samples_check(&smp, &e);
+			CHECK(st == BC_OK || st == BC_ERR_INDEX_SAMPLE || st == BC_ERR_READ);
+		}
 		if (st != BC_OK)
 		{
 			/* the order is checked exactly where the reference finds it broken */
@@ -281,18 +304,23 @@ agreement(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, s
 		}
 		if (!got)
 			break;
-		/* listings of long keys or many are left to the other checks */
-		if (e.key_len > AGREE_KEY_MAX || n == AGREE_MAX_KEYS)
+		/* the whole file in one piece: the key is in it, after its length */
+		CHECK(e.key_len == 0 || e.key == idx + e.index_offset + 2);
+		/* its numbers inside the file; its promoted index may not be */
+		CHECK(e.next_offset <= il || e.promoted_size > 0);
+		/* listings of many keys are left to the other checks */
+		if (n == AGREE_MAX_KEYS)
 			return;
 		if (n > 0 && p != BC_PARTITIONER_OTHER && !(p == BC_PARTITIONER_RANDOM && !md5))
 			CHECK(ref_cmp(p, md5, keys[n - 1], lens[n - 1], e.key, e.key_len) <= 0);
-		if (e.key_len > 0)
-			memcpy(keys[n], e.key, e.key_len);
+		keys[n] = e.key;
 		lens[n++] = e.key_len;
 	}
 	if (bc_index_finish(&c) != BC_OK)
 		return;
-	step = n > LOOKUP_AGREE ? n / LOOKUP_AGREE : 1;
+	/* samples are passed in order: none compared twice */
+	CHECK(smp.compared <= smp.n);
+	step = all || n <= LOOKUP_AGREE ? 1 : n / LOOKUP_AGREE;
 	for (i = 0; i < n; i += step)
 	{
 		st = lookup(sum, sl, with_summary, idx, il, v, p, md5, keys[i], lens[i], scratch,
@@ -350,7 +378,7 @@ arbitrary_pair(const uint8_t *data, size_t len, const key_ref *keys, int nkeys,
 														  fv->era == BC_INDEX_ERA_12))))
 			CHECK(st == BC_OK && found == has_entry(es, k, kl) && !stats.bounded);
 	}
-	agreement(sum, sl, with_summary, idx, il, fv->v, p, md5, scratch);
+	agreement(sum, sl, with_summary, idx, il, fv->v, p, md5, 0, scratch);
 
 	/* the keys Summary.db samples */
 	if (bc_summary_parse(fv->v, strlen(fv->v), sum, sl, &s) == BC_OK)
@@ -429,6 +457,49 @@ key_order(const void *a, const void *b)
 	return c == 2 ? bytes_cmp(x->p, x->len, y->p, y->len) : c;
 }
 
+/*
+ * The agreement over the pair's key lengths (the BE16 at each entry's
+ * start) changed: 8 changes, each of the entry and byte the input picks
+ * (from its last bytes), to one of the values a disk's damage gives (a bit
+ * flipped, 0x00, 0xff, 0x80) or the input's byte, the Index.db a sample
+ * falls inside or not; every listed key looked up.
+ */
+static void
+key_lengths(wr *idx, const uint64_t *ioff, size_t n, const wr *sum, const char *v,
+			bc_partitioner p, int md5, const uint8_t *data, size_t len, uint8_t *scratch)
+{
+	int			t;
+
+	for (t = 0; t < 8; t++)
+	{
+		uint8_t		r = data[len - 1 - (size_t) t % len],
+					q = data[(size_t) (t * 7 + 3) % len];
+		size_t		at = (size_t) ioff[((size_t) r * 131 + (size_t) t * 17) % n] + (size_t) (q & 1);
+		uint8_t		orig = idx->d[at];
+
+		switch ((q >> 1) & 7)
+		{
+			case 0:
+				idx->d[at] = 0x00;
+				break;
+			case 1:
+				idx->d[at] = 0xff;
+				break;
+			case 2:
+				idx->d[at] = orig ^ 0x80;
+				break;
+			case 3:
+				idx->d[at] = r;
+				break;
+			default:
+				idx->d[at] = orig ^ (uint8_t) (1u << (q >> 5));
+				break;
+		}
+		agreement(sum->d, sum->n, 1, idx->d, idx->n, v, p, md5, 1, scratch);
+		idx->d[at] = orig;
+	}
+}
+
 static const char *const big_versions[] = {
 	"ia", "ic", "ja", "jb", "ka", "la", "lb", "ma", "mc", "me", "na", "nb", "nc", "oa"
 };
@@ -495,9 +566,9 @@ valid_pair(const uint8_t *data, size_t len, const key_ref *probes, int nprobes,
 		size_t		promoted = k[i].len > 0 ? k[i].p[0] % 32 : 0;
 
 		ioff[i] = idx.n;
-		position += 1 + promoted + k[i].len;
 		w_be(&idx, k[i].len, 2);
 		w_bytes(&idx, k[i].p, k[i].len);
+		/* the first partition at 0 (bc_index.c) */
 		if (era == BC_INDEX_ERA_30)
 		{
 			w_uvint(&idx, position);
@@ -508,6 +579,7 @@ valid_pair(const uint8_t *data, size_t len, const key_ref *probes, int nprobes,
 			w_be(&idx, position, 8);
 			w_be(&idx, promoted, 4);
 		}
+		position += 1 + promoted + k[i].len;
 		memset(idx.d + idx.n, 0xa5, promoted);
 		idx.n += promoted;
 	}
@@ -614,6 +686,7 @@ valid_pair(const uint8_t *data, size_t len, const key_ref *probes, int nprobes,
 						 &stats) == BC_OK && found == has_entry(es, kp, kl) && !stats.bounded);
 		}
 	}
+	key_lengths(&idx, ioff, n, &sum, v, p, md5, data, len, scratch);
 	free(idx.d);
 	free(sum.d);
 out:
