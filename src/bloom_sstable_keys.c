@@ -25,6 +25,8 @@
  */
 #include "postgres.h"
 
+#include <sys/stat.h>
+
 #include "executor/executor.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -97,16 +99,22 @@ index_error(SSTableKeysState *s, bc_status st)
 /*
  * Summary.db's samples, which each entry is checked against (the
  * positions a lookup starts from, bc_index_samples.h), read once: none
- * without Summary.db or with a header a lookup does not use.
+ * without Summary.db or with a header a lookup does not use.  The listing
+ * does not need Summary.db: one that is not a regular file (a FIFO would
+ * be 42809) is not opened, and the entries are not checked.
  */
 static void
-open_samples(SSTableKeysState *s)
+open_samples(SSTableKeysState *s, const char *prefix)
 {
 	size_t		n;
 	bc_index_sample *slots = NULL;
 	uint8	   *window = NULL;
 	bc_status	st;
+	struct stat sb;
 
+	if (stat(bloom_file_path(psprintf("%s-Summary.db", prefix)), &sb) == 0 &&
+		S_ISREG(sb.st_mode))
+		(void) bloom_component_open(prefix, "Summary.db", true, &s->comps[1]);
 	st = bc_index_samples_count(s->comps[1].open ? &s->comps[1].reader : NULL,
 								s->version, strlen(s->version), &n);
 	if (st != BC_OK)
@@ -182,8 +190,7 @@ sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo, bool sized)
 	RegisterExprContextCallback(rsinfo->econtext, close_index_callback, PointerGetDatum(s));
 	bloom_component_open(prefix, "Index.db", false, &s->comps[0]);
 	s->open = true;
-	(void) bloom_component_open(prefix, "Summary.db", true, &s->comps[1]);
-	open_samples(s);
+	open_samples(s, prefix);
 	/* a small file in one piece (a file that grows is read on to its end) */
 	s->piece_len = (size_t) Min((int64) KEYS_PIECE, Max(s->comps[0].file.size + 1, (int64) 4096));
 	s->piece = (uint8 *) palloc(s->piece_len);

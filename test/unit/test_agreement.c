@@ -9,7 +9,10 @@
  * and to 0xff, of mc-2-big's Index.db and Summary.db and nb-1-big's
  * Summary.db (BIG: Murmur3, ByteOrdered), and of bb-1-bti's Partitions.db (trie,
  * compressed Data.db).  The hostile copies of sql/22_components.sql are
- * among them.
+ * among them.  And the key lengths (the BE16 at each Index.db entry's
+ * start) of every BIG SSTable of the reference data from ja to oa, with
+ * the same mutants, the listing checking each entry against Summary.db's
+ * samples as cassandra_sstable_keys does (bc_index_samples.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
