@@ -500,6 +500,40 @@ key_lengths(wr *idx, const uint64_t *ioff, size_t n, const wr *sum, const char *
 	}
 }
 
+/*
+ * The agreement with a sample's Index.db position in Summary.db moved 1 to
+ * 8 bytes on (inside its entry, or to the next one), twice, the sample
+ * the input picks: ja and later, whose samples a lookup searches.
+ */
+static void
+sample_shifts(const wr *idx, wr *sum, bc_index_era era, const char *v, bc_partitioner p,
+			  int md5, const uint8_t *data, size_t len, uint8_t *scratch)
+{
+	size_t		hlen = era == BC_INDEX_ERA_20 ? 16 : 24,
+				count;
+	int			t;
+
+	if (era == BC_INDEX_ERA_12)
+		return;
+	count = bc_get_be32(sum->d + 4);
+	for (t = 0; t < 2 && count > 0; t++)
+	{
+		uint8_t		q = data[(size_t) (t * 11 + 5) % len];
+		size_t		j = (size_t) q % count,
+					end = j + 1 < count ? bc_get_le32(sum->d + hlen + 4 * (j + 1)) :
+			(size_t) bc_get_be64(sum->d + 8);
+		uint8_t    *at = sum->d + hlen + end - 8;
+		uint64_t	orig = bc_get_le64(at);
+		int			i;
+
+		for (i = 0; i < 8; i++)
+			at[i] = (uint8_t) ((orig + 1 + (q >> 5)) >> (8 * i));
+		agreement(sum->d, sum->n, 1, idx->d, idx->n, v, p, md5, 1, scratch);
+		for (i = 0; i < 8; i++)
+			at[i] = (uint8_t) (orig >> (8 * i));
+	}
+}
+
 static const char *const big_versions[] = {
 	"ia", "ic", "ja", "jb", "ka", "la", "lb", "ma", "mc", "me", "na", "nb", "nc", "oa"
 };
@@ -687,6 +721,7 @@ valid_pair(const uint8_t *data, size_t len, const key_ref *probes, int nprobes,
 		}
 	}
 	key_lengths(&idx, ioff, n, &sum, v, p, md5, data, len, scratch);
+	sample_shifts(&idx, &sum, era, v, p, md5, data, len, scratch);
 	free(idx.d);
 	free(sum.d);
 out:
