@@ -25,8 +25,6 @@
  */
 #include "postgres.h"
 
-#include <sys/stat.h>
-
 #include "executor/executor.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -100,21 +98,25 @@ index_error(SSTableKeysState *s, bc_status st)
  * Summary.db's samples, which each entry is checked against (the
  * positions a lookup starts from, bc_index_samples.h), read once: none
  * without Summary.db or with a header a lookup does not use.  The listing
- * does not need Summary.db: one that is not a regular file (a FIFO would
- * be 42809) is not opened, and the entries are not checked.
+ * does not need Summary.db: one that cannot be opened (not a regular
+ * file, which would be 42809, or not readable) is left, and the entries
+ * are not checked (a lookup, which needs it, fails on it).
  */
 static void
 open_samples(SSTableKeysState *s, const char *prefix)
 {
+	BloomComponent *c = &s->comps[1];
 	size_t		n;
 	bc_index_sample *slots = NULL;
 	uint8	   *window = NULL;
 	bc_status	st;
-	struct stat sb;
+	char	   *err;
 
-	if (stat(bloom_file_path(psprintf("%s-Summary.db", prefix)), &sb) == 0 &&
-		S_ISREG(sb.st_mode))
-		(void) bloom_component_open(prefix, "Summary.db", true, &s->comps[1]);
+	c->name = "Summary.db";
+	c->path = bloom_file_path(psprintf("%s-Summary.db", prefix));
+	c->open = bloom_file_open(&c->file, c->path, &err);
+	if (c->open)
+		bloom_file_reader(&c->file, &c->reader);
 	st = bc_index_samples_count(s->comps[1].open ? &s->comps[1].reader : NULL,
 								s->version, strlen(s->version), &n);
 	if (st != BC_OK)
