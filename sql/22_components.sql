@@ -84,6 +84,16 @@ SELECT count(*) AS keys FROM cassandra_sstable_keys(:'h' || '/summary-inside-ent
 SELECT n, cassandra_sstable_has_key(:'h' || '/summary-inside-entry/oa-13-big', k) AS found
 FROM oa_keys WHERE n IN (128, 129, 256, 257) ORDER BY n;
 
+-- a Summary.db crafted to point inside an entry, at bytes that read as an
+-- entry of its sampled key (nb-1-big: the empty key at Index.db position
+-- 13, in the first entry's promoted index): the listing is an ERROR naming
+-- Index.db, not 5 keys of which a lookup steered there answers each false.
+-- The lookup itself cannot tell (it reads one entry there, as Cassandra's
+-- does): steered, it answers false
+SELECT test_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
+                       :'h' || '/summary-crafted/nb-1-big'), :'root') AS keys;
+SELECT cassandra_sstable_has_key(:'h' || '/summary-crafted/nb-1-big', '0'::text) AS steered;
+
 -- an Index.db whose first partition is at Data.db position 7, not 0 (the
 -- verifier's "firstRowPositionFromIndex != 0"): the keys, the partitions
 -- and a lookup reading that entry are an ERROR naming Index.db

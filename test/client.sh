@@ -357,11 +357,13 @@ run "$T/components.log" --label hc --keys "$HOSTILE/components"
 expect "components: exit status 1" "$RC" 1
 got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/components.log" | sed -E 's|.*/components/([^/]+)/.*|\1|' | sort | paste -sd' ')
 expect "components: the damaged ones are reported and not loaded" "$got" \
-	"chunk-data-2p30 index-first-position index-keylen index-order leaf-hash"
+	"chunk-data-2p30 index-first-position index-keylen index-order leaf-hash summary-crafted"
 expect "components: keys out of order name Index.db" \
 	"$(grep -c "components/index-order/mc-2-big: Index.db: Index.db partition keys are out of the partitioner's order" "$T/components.log")" 1
 expect "components: a key length over a sampled entry names Index.db" \
 	"$(grep -c "components/index-keylen/oa-13-big: Index.db: Index.db entry runs over the start of an entry that Summary.db samples" "$T/components.log")" 1
+expect "components: a Summary.db sample inside an entry, at its key's bytes, names Index.db" \
+	"$(grep -c "components/summary-crafted/nb-1-big: Index.db: Index.db entry runs over the start of an entry that Summary.db samples" "$T/components.log")" 1
 expect "components: a first partition not at 0 names Index.db" \
 	"$(grep -c "components/index-first-position/nb-1-big: Index.db: Index.db's first entry does not give Data.db position 0" "$T/components.log")" 1
 expect "components: a sample inside an entry, not at its key: the 10,000 keys cassandra_sstable_keys lists" "$(q -c "

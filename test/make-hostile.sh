@@ -103,6 +103,14 @@ s=$dest/$C/summary-inside-entry/oa-13-big-Summary.db
 o=$(od -An -tu1 -j32 -N4 "$s" | awk '{ print 24 + $1 + 256 * $2 + 65536 * $3 + 16777216 * $4 - 8 }')
 b=$(od -An -tu1 -j"$o" -N1 "$s" | tr -d ' ')
 poke "$s" "$o" "$(printf '%02x' $((b + 1)))"
+# a Summary.db crafted to point inside an entry at bytes that read as an
+# entry of its sampled key: nb-1-big's one sample made the empty key at
+# Index.db position 13, inside the first entry's promoted index, where
+# the bytes are 00 00 (an empty key) and two vints; the first and last
+# keys as they are ("0", "4")
+copy_sstable "$L/nb/legacy_tables/legacy_nb_clust/nb-1-big" "$C/summary-crafted/nb-1-big"
+printf '\x00\x00\x00\x80\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x0c\x00\x00\x00\x80\x00\x00\x00\x01\x04\x00\x00\x00\x0d\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x010\x00\x00\x00\x014' \
+	>"$dest/$C/summary-crafted/nb-1-big-Summary.db"
 # an Index.db whose first partition is at Data.db position 7, not 0
 # (nb-1-big's byte 3, the vint after its 1-byte key)
 copy_sstable "$L/nb/legacy_tables/legacy_nb_clust/nb-1-big" "$C/index-first-position/nb-1-big"

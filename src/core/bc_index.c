@@ -15,8 +15,10 @@
  *
  * The file has no header, count or checksum.  What we can check: every
  * entry is complete, sizes are representable, and the Data.db positions
- * strictly increase (each partition takes at least one byte), which is
- * what catches most garbage after the last entry.
+ * start at 0 and strictly increase (each partition takes at least one
+ * byte), which is what catches most garbage after the last entry.  An
+ * entry's length against the entries Summary.db samples is
+ * bc_index_samples.c's check.
  *
  * The readers: Cassandra's RowIndexEntry.Serializer (deserialize, skip and
  * skipPromotedIndex; 5.0: format/big/RowIndexEntry.java) under
