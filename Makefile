@@ -51,6 +51,7 @@ CORE_SRCS = \
 	src/core/bc_filter.c \
 	src/core/bc_health.c \
 	src/core/bc_index.c \
+	src/core/bc_index_samples.c \
 	src/core/bc_key_range.c \
 	src/core/bc_keys.c \
 	src/core/bc_lookup.c \

@@ -57,6 +57,53 @@ SELECT test_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
                        :'h' || '/index-order/mc-2-big', k), :'root') AS answer, count(*)
 FROM mc_keys GROUP BY 1 ORDER BY 1;
 
+-- Index.db's first key length with its top bit set (oa-13-big, byte 0
+-- from 0x00 to 0x80): the first key 32,772 bytes long, over the entries
+-- behind it and the second entry Summary.db samples, whose key is there.
+-- The listing and the partitions are an ERROR naming Index.db (22P03), not
+-- 6,608 keys of which the first is answered false.  A key of the swallowed
+-- entries: Index.db read from its start as the listing reads it, the same
+-- ERROR; a key Summary.db leads to past them is found
+SELECT test_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
+                       :'h' || '/index-keylen/oa-13-big'), :'root') AS keys;
+SELECT test_try(format('SELECT count(*)::text FROM cassandra_sstable_partitions(%L)',
+                       :'h' || '/index-keylen/oa-13-big'), :'root') AS partitions;
+RESET ROLE;
+CREATE TEMP TABLE oa_keys AS
+SELECT k, n FROM cassandra_sstable_keys(test_path('sstables/sstable-transformer/clickhouse/src/test/resources/sstables/oa-13-big')) WITH ORDINALITY AS t(k, n);
+GRANT SELECT ON oa_keys TO regress_bloomcass_components;
+SET ROLE regress_bloomcass_components;
+SELECT n, test_try(format('SELECT cassandra_sstable_has_key(%L, %L::bytea)::text',
+                          :'h' || '/index-keylen/oa-13-big', k), :'root') AS answer
+FROM oa_keys WHERE n IN (2, 5000, 10000) ORDER BY n;
+
+-- Summary.db's second sample a byte inside its entry, where its key is
+-- not: passed over, every key listed; the keys it leads to found with
+-- Index.db read from its start (a WARNING), the others through Summary.db
+SELECT count(*) AS keys FROM cassandra_sstable_keys(:'h' || '/summary-inside-entry/oa-13-big');
+SELECT n, cassandra_sstable_has_key(:'h' || '/summary-inside-entry/oa-13-big', k) AS found
+FROM oa_keys WHERE n IN (128, 129, 256, 257) ORDER BY n;
+
+-- a Summary.db crafted to point inside an entry, at bytes that read as an
+-- entry of its sampled key (nb-1-big: the empty key at Index.db position
+-- 13, in the first entry's promoted index): the listing is an ERROR naming
+-- Index.db, not 5 keys of which a lookup steered there answers each false.
+-- The lookup itself cannot tell (it reads one entry there, as Cassandra's
+-- does): steered, it answers false
+SELECT test_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
+                       :'h' || '/summary-crafted/nb-1-big'), :'root') AS keys;
+SELECT cassandra_sstable_has_key(:'h' || '/summary-crafted/nb-1-big', '0'::text) AS steered;
+
+-- an Index.db whose first partition is at Data.db position 7, not 0 (the
+-- verifier's "firstRowPositionFromIndex != 0"): the keys, the partitions
+-- and a lookup reading that entry are an ERROR naming Index.db
+SELECT test_try(format('SELECT count(*)::text FROM cassandra_sstable_keys(%L)',
+                       :'h' || '/index-first-position/nb-1-big'), :'root') AS keys;
+SELECT test_try(format('SELECT count(*)::text FROM cassandra_sstable_partitions(%L)',
+                       :'h' || '/index-first-position/nb-1-big'), :'root') AS partitions;
+SELECT test_try(format('SELECT cassandra_sstable_has_key(%L, %L::text)::text',
+                       :'h' || '/index-first-position/nb-1-big', '3'), :'root') AS lookup;
+
 -- chunks of 2^28, 2^29 and 2^30 bytes declared for a Data.db of 405
 -- bytes: its keys listed and found, as bloomcass-load --keys reads them
 SELECT d AS copy,
@@ -86,6 +133,6 @@ FROM unnest(ARRAY['mc-2-big', 'nb-1-big', 'oa-1-big', 'da-1-bti', 'pa-1-big', 'e
 ORDER BY 1, 2;
 RESET ROLE;
 
-DROP TABLE mc_keys, bb_keys;
+DROP TABLE mc_keys, bb_keys, oa_keys;
 DROP OWNED BY regress_bloomcass_components;
 DROP ROLE regress_bloomcass_components;

@@ -12,7 +12,10 @@
  * Index.db files reach gigabytes, so the file is read in pieces of
  * KEYS_PIECE bytes through the core's cursor and the keys are returned one
  * per call (value-per-call): the function holds one piece and one key,
- * whatever the file's size.  A scan stopped early (LIMIT, an EXISTS) closes
+ * whatever the file's size, and the Index.db positions of Summary.db's
+ * samples (16 bytes a sample), against which each entry is checked
+ * (bc_index_samples.h: an entry whose length swallows the entries behind
+ * it is an error, not a key that a lookup does not find).  A scan stopped early (LIMIT, an EXISTS) closes
  * the file from a callback of the calling expression context; an error
  * leaves it to the server, which closes transient files at the end of the
  * (sub)transaction.
@@ -31,6 +34,7 @@
 #include "access/htup_details.h"
 
 #include "bc_index.h"
+#include "bc_index_samples.h"
 #include "bc_partition_sizes.h"
 #include "bc_sstable_name.h"
 #include "bc_status.h"
@@ -44,14 +48,14 @@ typedef struct SSTableKeysState
 {
 	BloomTrieSSTable *trie;		/* a trie-indexed SSTable's, else NULL */
 	bc_trie_keys trie_keys;
-	BloomFile	file;
-	bool		open;			/* file is open */
+	BloomComponent comps[2];	/* Index.db, Summary.db (when open) */
+	bool		open;			/* the files are open */
 	bool		eof;			/* the last piece has been fed */
 	bool		done;			/* the last key has been returned */
 	int64		offset;			/* of the next piece */
 	uint64		keys;			/* returned so far */
 	char	   *version;
-	char	   *index_path;
+	bc_index_samples samples;	/* Summary.db's, checking each entry */
 	uint8	   *piece;
 	size_t		piece_len;
 	bc_index_cursor cursor;
@@ -68,7 +72,10 @@ close_index(SSTableKeysState *s)
 		if (s->trie)
 			bloom_trie_close(s->trie);
 		else
-			bloom_file_close(&s->file);
+		{
+			bloom_component_close(&s->comps[0]);
+			bloom_component_close(&s->comps[1]);
+		}
 	}
 	s->open = false;
 }
@@ -78,6 +85,54 @@ static void
 close_index_callback(Datum arg)
 {
 	close_index((SSTableKeysState *) DatumGetPointer(arg));
+}
+
+/* an error of Index.db, or of a read of Summary.db (its samples) */
+static void
+index_error(SSTableKeysState *s, bc_status st)
+{
+	bloom_components_error(st, s->version, s->comps, 2, "Index.db", s->keys);
+}
+
+/*
+ * Summary.db's samples, which each entry is checked against (the
+ * positions a lookup starts from, bc_index_samples.h), read once: none
+ * without Summary.db or with a header a lookup does not use.  The listing
+ * does not need Summary.db: one that cannot be opened (not a regular
+ * file, which would be 42809, or not readable) is left, and the entries
+ * are not checked (a lookup, which needs it, fails on it).
+ */
+static void
+open_samples(SSTableKeysState *s, const char *prefix)
+{
+	BloomComponent *c = &s->comps[1];
+	size_t		n;
+	bc_index_sample *slots = NULL;
+	uint8	   *window = NULL;
+	bc_status	st;
+	char	   *err;
+
+	c->name = "Summary.db";
+	c->path = bloom_file_path(psprintf("%s-Summary.db", prefix));
+	c->open = bloom_file_open(&c->file, c->path, &err);
+	if (c->open)
+		bloom_file_reader(&c->file, &c->reader);
+	st = bc_index_samples_count(s->comps[1].open ? &s->comps[1].reader : NULL,
+								s->version, strlen(s->version), &n);
+	if (st != BC_OK)
+		index_error(s, st);
+	if (n > 0)
+	{
+		slots = bloom_palloc_large(CurrentMemoryContext, n * sizeof(bc_index_sample));
+		window = palloc(2 * BC_INDEX_SAMPLES_WINDOW);
+	}
+	st = bc_index_samples_init(&s->samples, &s->comps[1].reader, &s->comps[0].reader,
+							   s->version, strlen(s->version), slots, n, window,
+							   n > 0 ? palloc(BC_LOOKUP_SCRATCH) : NULL);
+	if (st != BC_OK)
+		index_error(s, st);
+	if (window)
+		pfree(window);
 }
 
 static SSTableKeysState *
@@ -121,9 +176,9 @@ sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo, bool sized)
 			bc_partition_sizes_init(s->sizes, bc_data_length(&s->trie->data));
 		return s;
 	}
-	s->index_path = bloom_file_path(psprintf("%s-Index.db", prefix));
 	if (st != BC_OK)
-		bloom_component_error(st, "Index.db", s->version, s->index_path, 0);
+		bloom_component_error(st, "Index.db", s->version,
+							  bloom_file_path(psprintf("%s-Index.db", prefix)), 0);
 
 	/*
 	 * Each key checked to be in the partitioner's order, as a lookup
@@ -135,10 +190,11 @@ sstable_keys_start(FunctionCallInfo fcinfo, ReturnSetInfo *rsinfo, bool sized)
 		bc_partition_sizes_init(s->sizes, bloom_sstable_data_length(prefix, s->version));
 
 	RegisterExprContextCallback(rsinfo->econtext, close_index_callback, PointerGetDatum(s));
-	bloom_file_open(&s->file, s->index_path, NULL);
+	bloom_component_open(prefix, "Index.db", false, &s->comps[0]);
 	s->open = true;
+	open_samples(s, prefix);
 	/* a small file in one piece (a file that grows is read on to its end) */
-	s->piece_len = (size_t) Min((int64) KEYS_PIECE, Max(s->file.size + 1, (int64) 4096));
+	s->piece_len = (size_t) Min((int64) KEYS_PIECE, Max(s->comps[0].file.size + 1, (int64) 4096));
 	s->piece = (uint8 *) palloc(s->piece_len);
 	return s;
 }
@@ -199,8 +255,10 @@ sstable_keys_next(SSTableKeysState *s, ReturnSetInfo *rsinfo, const uint8 **key,
 		size_t		n;
 
 		st = bc_index_next(&s->cursor, &e, &got);
+		if (st == BC_OK && got)
+			st = bc_index_samples_check(&s->samples, &e);
 		if (st != BC_OK)
-			bloom_component_error(st, "Index.db", s->version, s->index_path, s->keys);
+			index_error(s, st);
 		if (got)
 		{
 			s->keys++;
@@ -216,7 +274,7 @@ sstable_keys_next(SSTableKeysState *s, ReturnSetInfo *rsinfo, const uint8 **key,
 		if (s->eof)
 			break;
 		/* the piece is used up: the next one */
-		bloom_file_read(&s->file, s->offset, s->piece, s->piece_len, &n, NULL);
+		bloom_file_read(&s->comps[0].file, s->offset, s->piece, s->piece_len, &n, NULL);
 		if (n == 0)
 		{
 			s->eof = true;
@@ -225,14 +283,14 @@ sstable_keys_next(SSTableKeysState *s, ReturnSetInfo *rsinfo, const uint8 **key,
 		s->offset += (int64) n;
 		st = bc_index_feed(&s->cursor, s->piece, n);
 		if (st != BC_OK)
-			bloom_component_error(st, "Index.db", s->version, s->index_path, s->keys);
+			index_error(s, st);
 	}
 
 	sstable_keys_done(s, rsinfo);
 	s->done = true;
 	st = bc_index_finish(&s->cursor);
 	if (st != BC_OK)
-		bloom_component_error(st, "Index.db", s->version, s->index_path, s->keys);
+		bloom_component_error(st, "Index.db", s->version, s->comps[0].path, s->keys);
 	return false;
 }
 
@@ -320,7 +378,7 @@ cassandra_sstable_partitions(PG_FUNCTION_ARGS)
 		{
 			if (s->trie)
 				bloom_components_error(st, s->version, s->trie->comps, 3, component, s->keys);
-			bloom_component_error(st, "Index.db", s->version, s->index_path, s->keys);
+			bloom_component_error(st, "Index.db", s->version, s->comps[0].path, s->keys);
 		}
 		if (got)
 			SRF_RETURN_NEXT(funcctx, partition_row(s, &p));

@@ -10,7 +10,9 @@
  *         where the partitioner's order is not known (LocalPartitioner,
  *         OrderPreservingPartitioner) or there is no Summary.db, and to its
  *         end, with a WARNING, where Summary.db cannot be read or does not
- *         match Index.db
+ *         match Index.db: then as cassandra_sstable_keys reads it (keys in
+ *         order, each entry checked against Summary.db's samples), so that
+ *         the answer is the listing's, or its error
  *   trie  (BTI da, DataStax bb, ScyllaDB mt) one walk of Partitions.db's
  *         trie to a leaf, and one key read from Rows.db or Data.db,
  *         compressed or not, then the leaf's hash byte checked against it
@@ -34,10 +36,55 @@
 #include "utils/lsyscache.h"
 
 #include "bc_index.h"
+#include "bc_index_samples.h"
+#include "bc_key_range.h"
 #include "bc_lookup.h"
 #include "bc_status.h"
 #include "bloom_sstable_open.h"
 #include "bloom_typed_key.h"
+
+/* Index.db is read in pieces of this many bytes where read whole */
+#define INDEX_PIECE ((size_t) 1024 * 1024)
+
+/*
+ * Whether Index.db (comps[1]) holds the key, read from its start as
+ * cassandra_sstable_keys reads it: keys in the partitioner's order, each
+ * entry checked against the samples of Summary.db (comps[0], when open),
+ * an ERROR where the listing fails.
+ */
+static bool
+listing_has_key(const char *version, bc_partitioner p, BloomComponent *comps,
+				const uint8 *key, size_t key_len)
+{
+	bc_index_walk *w = palloc(sizeof(bc_index_walk));
+	bc_index_samples *samples = palloc(sizeof(bc_index_samples));
+	bc_index_sample *slots = NULL;
+	uint8	   *window = NULL;
+	size_t		n;
+	int			found;
+	bc_status	st;
+
+	w->order = palloc(sizeof(bc_key_order));
+	bc_key_order_init(w->order, p, bloom_md5);
+	w->samples = samples;
+	st = bc_index_samples_count(comps[0].open ? &comps[0].reader : NULL,
+								version, strlen(version), &n);
+	if (st == BC_OK && n > 0)
+	{
+		slots = bloom_palloc_large(CurrentMemoryContext, n * sizeof(bc_index_sample));
+		window = palloc(2 * BC_INDEX_SAMPLES_WINDOW);
+	}
+	if (st == BC_OK)
+		st = bc_index_samples_init(samples, &comps[0].reader, &comps[1].reader, version,
+								   strlen(version), slots, n, window,
+								   n > 0 ? palloc(BC_LOOKUP_SCRATCH) : NULL);
+	if (st == BC_OK)
+		st = bc_index_walk_find(w, &comps[1].reader, version, strlen(version),
+								palloc(INDEX_PIECE), INDEX_PIECE, key, key_len, &found);
+	if (st != BC_OK)
+		bloom_components_error(st, version, comps, 2, "Index.db", w->nkeys);
+	return found != 0;
+}
 
 static bool
 big_has_key(const char *prefix, const char *version, bc_partitioner p,
@@ -69,6 +116,7 @@ big_has_key(const char *prefix, const char *version, bc_partitioner p,
 						name ? name + 1 : prefix, bc_status_message(stats.summary_status)),
 				 errdetail("File \"%s\"; Cassandra rebuilds a summary it cannot read from Index.db.",
 						   comps[0].path)));
+		found = listing_has_key(version, p, comps, key, key_len);
 	}
 	if (have_summary)
 		bloom_component_close(&comps[0]);

@@ -262,6 +262,7 @@ index_range(const bc_reader *r, const char *version, BloomSSTableMeta *m)
 	bc_status	rc;
 
 	w->order = NULL;
+	w->samples = NULL;			/* read without Summary.db */
 	rc = bc_index_walk_run(w, r, version, strlen(version),
 						   palloc(INDEX_PIECE), INDEX_PIECE, NULL, NULL);
 	if (rc == BC_OK && w->nkeys > 0)

@@ -375,11 +375,23 @@ run "$T/components.log" --label hc --keys "$HOSTILE/components"
 expect "components: exit status 1" "$RC" 1
 got=$(sed -nE 's/^bloomcass-load: (.*): not loaded$/\1/p' "$T/components.log" | sed -E 's|.*/components/([^/]+)/.*|\1|' | sort | paste -sd' ')
 expect "components: the damaged ones are reported and not loaded" "$got" \
-	"chunk-data-2p30 data-length data-length data-length data-length data-length data-length index-order leaf-hash"
+	"chunk-data-2p30 data-length data-length data-length data-length data-length data-length index-first-position index-keylen index-order leaf-hash summary-crafted"
 expect "components: a data length past chunk count * chunk length names CompressionInfo.db (mc, nb, oa, da, pa, ea; before: sizes of 70 TB stored)" \
 	"$(grep -Ec "components/data-length/((mc-2|nb-1|oa-1|pa-1)-big|(da|ea)-1-bti): CompressionInfo.db: CompressionInfo.db declares a data length larger than its chunks can hold" "$T/components.log")" 6
 expect "components: keys out of order name Index.db" \
 	"$(grep -c "components/index-order/mc-2-big: Index.db: Index.db partition keys are out of the partitioner's order" "$T/components.log")" 1
+expect "components: a key length over a sampled entry names Index.db" \
+	"$(grep -c "components/index-keylen/oa-13-big: Index.db: Index.db entry runs over the start of an entry that Summary.db samples" "$T/components.log")" 1
+expect "components: a Summary.db sample inside an entry, at its key's bytes, names Index.db" \
+	"$(grep -c "components/summary-crafted/nb-1-big: Index.db: Index.db entry runs over the start of an entry that Summary.db samples" "$T/components.log")" 1
+expect "components: a first partition not at 0 names Index.db" \
+	"$(grep -c "components/index-first-position/nb-1-big: Index.db: Index.db's first entry does not give Data.db position 0" "$T/components.log")" 1
+expect "components: a sample inside an entry, not at its key: the 10,000 keys cassandra_sstable_keys lists" "$(q -c "
+	WITH p AS (SELECT path FROM cassandra_sstable_files WHERE label = 'hc' AND path ~ '/summary-inside-entry/'),
+	     l AS (SELECT key FROM cassandra_sstable_files_keys WHERE label = 'hc' AND path = (SELECT path FROM p)),
+	     s AS (SELECT cassandra_sstable_keys((SELECT path FROM p)) AS key)
+	SELECT (SELECT count(*) FROM l) || ' ' ||
+	       (SELECT count(*) FROM ((TABLE l EXCEPT TABLE s) UNION ALL (TABLE s EXCEPT TABLE l)) d)")" "10000 0"
 expect "components: a leaf's hash byte names Partitions.db" \
 	"$(grep -c "components/leaf-hash/bb-1-bti: Partitions.db: a Partitions.db leaf's hash byte does not match" "$T/components.log")" 1
 expect "components: a chunk past what Data.db can hold names Data.db" \

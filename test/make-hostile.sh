@@ -89,6 +89,34 @@ copy_sstable "$MC" "$C/index-order/mc-2-big"
 b=$(od -An -tu1 -j2 -N1 "$MC-Index.db" | tr -d ' ')
 poke "$dest/$C/index-order/mc-2-big-Index.db" 2 "$(printf '%02x' $((b ^ 16)))"
 
+# Index.db key lengths against the entries Summary.db samples
+# (test/unit/test_agreement.c sweeps every key length's one-byte mutants):
+# oa-13-big's byte 0 from 0x00 to 0x80, the first key 32,772 bytes long,
+# over the entries behind it and the second sampled one
+OA13=$src/sstable-transformer/clickhouse/src/test/resources/sstables/oa-13-big
+copy_sstable "$OA13" "$C/index-keylen/oa-13-big"
+poke "$dest/$C/index-keylen/oa-13-big-Index.db" 0 80
+# a Summary.db whose second sample points a byte inside its entry: the low
+# byte of its LE64 Index.db position, 8 bytes before the third sample's
+# offset (the LE32 at bytes 32-35, from the region at byte 24)
+copy_sstable "$OA13" "$C/summary-inside-entry/oa-13-big"
+s=$dest/$C/summary-inside-entry/oa-13-big-Summary.db
+o=$(od -An -tu1 -j32 -N4 "$s" | awk '{ print 24 + $1 + 256 * $2 + 65536 * $3 + 16777216 * $4 - 8 }')
+b=$(od -An -tu1 -j"$o" -N1 "$s" | tr -d ' ')
+poke "$s" "$o" "$(printf '%02x' $((b + 1)))"
+# a Summary.db crafted to point inside an entry at bytes that read as an
+# entry of its sampled key: nb-1-big's one sample made the empty key at
+# Index.db position 13, inside the first entry's promoted index, where
+# the bytes are 00 00 (an empty key) and two vints; the first and last
+# keys as they are ("0", "4")
+copy_sstable "$L/nb/legacy_tables/legacy_nb_clust/nb-1-big" "$C/summary-crafted/nb-1-big"
+printf '\x00\x00\x00\x80\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x0c\x00\x00\x00\x80\x00\x00\x00\x01\x04\x00\x00\x00\x0d\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x010\x00\x00\x00\x014' \
+	>"$dest/$C/summary-crafted/nb-1-big-Summary.db"
+# an Index.db whose first partition is at Data.db position 7, not 0
+# (nb-1-big's byte 3, the vint after its 1-byte key)
+copy_sstable "$L/nb/legacy_tables/legacy_nb_clust/nb-1-big" "$C/index-first-position/nb-1-big"
+poke "$dest/$C/index-first-position/nb-1-big-Index.db" 3 07
+
 # CompressionInfo.db declaring chunks of 2^28, 2^29 and 2^30 bytes for a
 # Data.db of 405 bytes holding 998 (its one chunk is still read right:
 # bytes 19-22 are the BE32 chunk length)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bc_index.h"
+#include "bc_index_samples.h"
 #include "bc_key_range.h"
 #include "bc_open.h"
 #include "bc_partitions.h"
@@ -249,16 +250,74 @@ index_key(void *arg, const bc_index_entry *e)
 	return k->fn(k->arg, e->key, e->key_len, (uint64_t) e->position);
 }
 
+static void close_samples(bc_index_samples *samples, ld_file *sf);
+
 /*
- * Walk Index.db in pieces: fn gets every key (may be NULL).  0 after an
- * error (reported); fn returning non-zero stops with 0 too (it reports).
+ * Summary.db's samples, which a walk of Index.db for its keys checks every
+ * entry against (bc_index_samples.h), as cassandra_sstable_keys does: NULL
+ * without Summary.db (or a header a lookup does not use); 0 after an error
+ * (reported).  Its file stays open in *sf (fd -1 when none).
+ */
+static int
+open_samples(const ld_sstable *s, const bc_reader *index, ld_file *sf, bc_reader *sr,
+			 bc_index_samples **out)
+{
+	size_t		n = 0;
+	bc_index_sample *slots;
+	uint8_t    *window;
+	bc_status	rc;
+
+	*out = NULL;
+	sf->fd = -1;
+	if (ld_component_size(s, "Summary.db") < 0)
+		return 1;
+	if (!open_component(s, "Summary.db", sf, sr))
+		return 0;
+	rc = bc_index_samples_count(sr, s->version, strlen(s->version), &n);
+	if (rc != BC_OK || n == 0)
+		return rc == BC_OK || close_component(s, "Summary.db", sf, rc);
+	*out = ld_xmalloc(sizeof(bc_index_samples));
+	slots = ld_xmalloc(n * sizeof(bc_index_sample));
+	window = ld_xmalloc(2 * BC_INDEX_SAMPLES_WINDOW);
+	rc = bc_index_samples_init(*out, sr, index, s->version, strlen(s->version), slots, n,
+							   window, ld_xmalloc(BC_LOOKUP_SCRATCH));
+	free(window);
+	if (rc == BC_OK)
+		return 1;
+	free(slots);
+	free((*out)->scratch);
+	free(*out);
+	*out = NULL;
+	return close_component(s, "Summary.db", sf, rc);
+}
+
+static void
+close_samples(bc_index_samples *samples, ld_file *sf)
+{
+	if (samples != NULL)
+	{
+		free(samples->slots);
+		free(samples->scratch);
+		free(samples);
+	}
+	if (sf->fd >= 0)
+		close(sf->fd);
+	sf->fd = -1;
+}
+
+/*
+ * Walk Index.db in pieces: fn gets every key (may be NULL; when not, each
+ * entry checked against Summary.db's samples).  0 after an error (reported); fn
+ * returning non-zero stops with 0 too (it reports).
  */
 int
 ld_walk_index(const ld_sstable *s, const uint8_t *partitioner, size_t partitioner_len,
 			  ld_key_fn fn, void *arg, blob *first, blob *last)
 {
-	ld_file		f;
-	bc_reader	r;
+	ld_file		f,
+				sf;
+	bc_reader	r,
+				sr;
 	bc_index_walk *w;
 	uint8_t    *piece;
 	index_keys	k = {fn, arg};
@@ -268,6 +327,15 @@ ld_walk_index(const ld_sstable *s, const uint8_t *partitioner, size_t partitione
 		return 0;
 	w = ld_xmalloc(sizeof(bc_index_walk));
 	w->order = NULL;
+	w->samples = NULL;
+	sf.fd = -1;
+	/* the keys, as cassandra_sstable_keys reads them (the first and last
+	 * key alone are read as cassandra_sstables reads them, without) */
+	if (fn != NULL && !open_samples(s, &r, &sf, &sr, &w->samples))
+	{
+		free(w);
+		return close_component(s, "Index.db", &f, BC_ERR_STOPPED);
+	}
 	if (partitioner != NULL)
 	{
 		w->order = ld_xmalloc(sizeof(bc_key_order));
@@ -284,6 +352,10 @@ ld_walk_index(const ld_sstable *s, const uint8_t *partitioner, size_t partitione
 		if (last)
 			blob_set(last, w->last, w->last_len);
 	}
+	/* a read of Summary.db that failed names it */
+	if (rc == BC_ERR_READ && sf.fd >= 0 && sf.err != 0)
+		ld_error("%s: cannot read Summary.db: %s", s->prefix, strerror(sf.err));
+	close_samples(w->samples, &sf);
 	free(piece);
 	free(w->order);
 	free(w);

@@ -15,8 +15,10 @@
  *
  * The file has no header, count or checksum.  What we can check: every
  * entry is complete, sizes are representable, and the Data.db positions
- * strictly increase (each partition takes at least one byte), which is
- * what catches most garbage after the last entry.
+ * start at 0 and strictly increase (each partition takes at least one
+ * byte), which is what catches most garbage after the last entry.  An
+ * entry's length against the entries Summary.db samples is
+ * bc_index_samples.c's check.
  *
  * The readers: Cassandra's RowIndexEntry.Serializer (deserialize, skip and
  * skipPromotedIndex; 5.0: format/big/RowIndexEntry.java) under
@@ -339,6 +341,19 @@ bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
 					 */
 					if (c->nkeys > 0 && (int64_t) v <= c->position)
 						return fail(c, BC_ERR_INDEX_ORDER);
+
+					/*
+					 * Data.db has no header: every writer puts the first
+					 * partition at 0, and the verifier and the scrubber
+					 * require it (Verifier.verify, 5.0
+					 * SortedTableVerifier.verifySSTable:
+					 * "firstRowPositionFromIndex != 0"; Scrubber: assert
+					 * firstRowPositionFromIndex == 0).  Another position
+					 * would give the first partition a place and a size
+					 * it does not have (cassandra_sstable_partitions).
+					 */
+					if (c->nkeys == 0 && v != 0)
+						return fail(c, BC_ERR_INDEX_FIRST_POSITION);
 					c->position = (int64_t) v;
 					c->num_have = 0;
 					c->num_need = 4;
@@ -380,6 +395,7 @@ bc_index_next(bc_index_cursor *c, bc_index_entry *e, int *got)
 					e->position = c->position;
 					e->promoted_size = c->promoted;
 					e->index_offset = c->entry_offset;
+					e->next_offset = c->offset + size;
 					e->ordinal = c->nkeys++;
 					*got = 1;
 					return BC_OK;

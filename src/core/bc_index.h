@@ -53,6 +53,8 @@ typedef struct bc_index_entry
 	int64_t		position;		/* of the partition in (uncompressed) Data.db */
 	int64_t		promoted_size;	/* bytes of row index skipped after it */
 	uint64_t	index_offset;	/* of the entry in Index.db */
+	uint64_t	next_offset;	/* of the entry after it, past its promoted
+								 * index (bc_index_samples_check) */
 	uint64_t	ordinal;		/* 0 for the first entry */
 } bc_index_entry;
 

@@ -90,6 +90,8 @@ bc_index_walk_run(bc_index_walk *w, const bc_reader *r,
 			rc = bc_index_next(&w->cursor, &e, &have);
 			if (rc != BC_OK || !have)
 				break;
+			if (w->samples != NULL && (rc = bc_index_samples_check(w->samples, &e)) != BC_OK)
+				return rc;
 			if (fn != NULL && fn(arg, &e))
 				return BC_ERR_STOPPED;
 			if (w->nkeys++ == 0)
@@ -104,4 +106,32 @@ bc_index_walk_run(bc_index_walk *w, const bc_reader *r,
 			return rc;
 	}
 	return bc_index_finish(&w->cursor);
+}
+
+/* the key bc_index_walk_find looks for */
+typedef struct sought
+{
+	const uint8_t *key;
+	size_t		len;
+} sought;
+
+static int
+is_sought(void *arg, const bc_index_entry *e)
+{
+	const sought *k = arg;
+
+	return e->key_len == k->len && (k->len == 0 || memcmp(e->key, k->key, k->len) == 0);
+}
+
+bc_status
+bc_index_walk_find(bc_index_walk *w, const bc_reader *r, const char *version,
+				   size_t version_len, uint8_t *piece, size_t piece_len,
+				   const uint8_t *key, size_t key_len, int *found)
+{
+	sought		k = {key, key_len};
+	bc_status	rc = bc_index_walk_run(w, r, version, version_len, piece, piece_len,
+									   is_sought, &k);
+
+	*found = rc == BC_ERR_STOPPED;
+	return *found ? BC_OK : rc;
 }

@@ -45,22 +45,19 @@ read_at(const bc_reader *r, uint64_t off, uint8_t *buf, size_t len, size_t *got,
 }
 
 /*
- * Sample i of a ja+ Summary.db whose region of region_len bytes starts at
- * base: its key (into buf) and Index.db position.
+ * The bounds of sample i of a ja+ Summary.db laid out as l says: its key
+ * and position at [l->base + *start, l->base + *end).
  */
 static bc_status
-summary_sample(const bc_reader *r, uint64_t base, uint64_t region_len, int32_t count,
-			   int32_t i, uint8_t *buf, size_t *key_len, uint64_t *position,
-			   bc_lookup_stats *stats)
+sample_bounds(const bc_reader *r, const bc_summary_layout *l, int32_t i,
+			  uint64_t *start, uint64_t *end, bc_lookup_stats *stats)
 {
 	uint8_t		offs[8];
-	size_t		want = i + 1 < count ? 8 : 4;
+	size_t		want = i + 1 < l->count ? 8 : 4;
 	size_t		got;
-	uint64_t	start,
-				end;
 	bc_status	st;
 
-	st = read_at(r, base + 4 * (uint64_t) i, offs, want, &got,
+	st = read_at(r, l->base + 4 * (uint64_t) i, offs, want, &got,
 				 &stats->summary_reads, &stats->summary_bytes);
 	if (st != BC_OK)
 		return st;
@@ -70,28 +67,81 @@ summary_sample(const bc_reader *r, uint64_t base, uint64_t region_len, int32_t c
 		return BC_ERR_SUMMARY_TRUNCATED;
 	/* the bounds bc_summary_parse checks for every sample (memory safety:
 	 * each sample inside the region, its key at most 65535 bytes) */
-	start = bc_get_le32(offs);
-	end = i + 1 < count ? bc_get_le32(offs + 4) : region_len;
-	if (start < (uint64_t) count * 4 || end > region_len || start > end ||
-		end - start < 8 || end - start - 8 > BC_INDEX_MAX_KEY)
+	*start = bc_get_le32(offs);
+	*end = i + 1 < l->count ? bc_get_le32(offs + 4) : l->region;
+	if (*start < (uint64_t) l->count * 4 || *end > l->region || *start > *end ||
+		*end - *start < 8 || *end - *start - 8 > BC_INDEX_MAX_KEY)
 		return BC_ERR_SUMMARY_FORMAT;
-	st = read_at(r, base + start, buf, (size_t) (end - start), &got,
+	return BC_OK;
+}
+
+/*
+ * bc_summary_parse does not check a sample's position (it reports none); a
+ * lookup seeks Index.db to it: IndexSummary.getPosition is a long, and
+ * Cassandra's seek refuses a negative one (RandomAccessReader.seek, "new
+ * position should not be negative").  It is written in the machine's
+ * order: little-endian.
+ */
+static bc_status
+sample_position(const uint8_t *p, uint64_t *position)
+{
+	*position = bc_get_le64(p);
+	return *position > (uint64_t) INT64_MAX ? BC_ERR_SUMMARY_FORMAT : BC_OK;
+}
+
+/* Sample i: its key (into buf) and Index.db position. */
+static bc_status
+summary_sample(const bc_reader *r, const bc_summary_layout *l, int32_t i, uint8_t *buf,
+			   size_t *key_len, uint64_t *position, bc_lookup_stats *stats)
+{
+	uint64_t	start,
+				end;
+	size_t		got;
+	bc_status	st;
+
+	st = sample_bounds(r, l, i, &start, &end, stats);
+	if (st != BC_OK)
+		return st;
+	st = read_at(r, l->base + start, buf, (size_t) (end - start), &got,
 				 &stats->summary_reads, &stats->summary_bytes);
 	if (st != BC_OK)
 		return st;
 	if (got != end - start)
 		return BC_ERR_SUMMARY_TRUNCATED;
 	*key_len = (size_t) (end - start - 8);
-	/* the position is written in the machine's order: little-endian */
-	*position = bc_get_le64(buf + *key_len);
+	return sample_position(buf + *key_len, position);
+}
 
-	/*
-	 * bc_summary_parse does not check it (it reports none); a lookup
-	 * seeks Index.db to it: IndexSummary.getPosition is a long, and
-	 * Cassandra's seek refuses a negative one (RandomAccessReader.seek,
-	 * "new position should not be negative").
-	 */
-	if (*position > (uint64_t) INT64_MAX)
+/* the header: its checks are the lookup's (IndexSummarySerializer) */
+static bc_status
+summary_layout(const bc_reader *r, bc_index_era era, bc_summary_layout *l,
+			   bc_lookup_stats *stats)
+{
+	uint8_t		hdr[24];
+	size_t		hlen = era == BC_INDEX_ERA_20 ? 16 : 24;
+	size_t		got;
+	bc_status	st;
+
+	memset(l, 0, sizeof(*l));
+	st = read_at(r, 0, hdr, hlen, &got, &stats->summary_reads, &stats->summary_bytes);
+	if (st != BC_OK)
+		return st;
+	/* the header: DataInputStream.readInt / readLong, EOF */
+	if (got != hlen)
+		return BC_ERR_SUMMARY_TRUNCATED;
+	/* IndexSummarySerializer.deserialize: the interval no table has, and
+	 * the count it allocates by (bc_summary_parse) */
+	if ((int32_t) bc_get_be32(hdr) < 1 || (int32_t) bc_get_be32(hdr + 4) < 0)
+		return BC_ERR_SUMMARY_FORMAT;
+	l->base = hlen;
+	l->count = (int32_t) bc_get_be32(hdr + 4);
+	l->region = bc_get_be64(hdr + 8);
+	/* a region past the end fails both readers' copy (EOF); one too short
+	 * for the offsets and a position per sample: memory safety (both as
+	 * bc_summary_parse) */
+	if (l->region > r->size - hlen)
+		return BC_ERR_SUMMARY_TRUNCATED;
+	if (l->region < (uint64_t) l->count * 12)
 		return BC_ERR_SUMMARY_FORMAT;
 	return BC_OK;
 }
@@ -108,46 +158,25 @@ summary_search(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn
 			   const uint8_t *key, size_t key_len, uint8_t *buf,
 			   uint64_t *from, size_t *sample_len, int *absent, bc_lookup_stats *stats)
 {
-	uint8_t		hdr[24];
-	size_t		hlen = era == BC_INDEX_ERA_20 ? 16 : 24;
-	size_t		got,
-				sk_len;
-	int32_t		count,
-				lo,
+	bc_summary_layout l;
+	size_t		sk_len;
+	int32_t		lo,
 				hi,
 				found = -1;
-	uint64_t	region,
-				pos;
+	uint64_t	pos;
 	bc_status	st;
 
-	st = read_at(r, 0, hdr, hlen, &got, &stats->summary_reads, &stats->summary_bytes);
+	st = summary_layout(r, era, &l, stats);
 	if (st != BC_OK)
 		return st;
-	/* the header: DataInputStream.readInt / readLong, EOF */
-	if (got != hlen)
-		return BC_ERR_SUMMARY_TRUNCATED;
-	/* IndexSummarySerializer.deserialize: the interval no table has, and
-	 * the count it allocates by (bc_summary_parse) */
-	if ((int32_t) bc_get_be32(hdr) < 1 || (int32_t) bc_get_be32(hdr + 4) < 0)
-		return BC_ERR_SUMMARY_FORMAT;
-	count = (int32_t) bc_get_be32(hdr + 4);
-	region = bc_get_be64(hdr + 8);
-	/* a region past the end fails both readers' copy (EOF); one too short
-	 * for the offsets and a position per sample: memory safety (both as
-	 * bc_summary_parse) */
-	if (region > r->size - hlen)
-		return BC_ERR_SUMMARY_TRUNCATED;
-	if (region < (uint64_t) count * 12)
-		return BC_ERR_SUMMARY_FORMAT;
-
 	lo = 0;
-	hi = count - 1;
+	hi = l.count - 1;
 	while (lo <= hi)
 	{
 		int32_t		mid = lo + (hi - lo) / 2;
 		int			c;
 
-		st = summary_sample(r, hlen, region, count, mid, buf, &sk_len, &pos, stats);
+		st = summary_sample(r, &l, mid, buf, &sk_len, &pos, stats);
 		if (st != BC_OK)
 			return st;
 		c = bc_decorated_cmp(p, md5, key, key_len, buf, sk_len);
@@ -167,19 +196,20 @@ summary_search(const bc_reader *r, bc_index_era era, bc_partitioner p, bc_md5_fn
 	*absent = found < 0;
 	if (found < 0)
 		return BC_OK;
-	return summary_sample(r, hlen, region, count, found, buf, sample_len, from, stats);
+	return summary_sample(r, &l, found, buf, sample_len, from, stats);
 }
 
-/* one Index.db entry at off into buf: its key length and its size */
+/* one Index.db entry at off into buf: its key length, its size and the
+ * Data.db position it gives */
 static bc_status
 index_entry(const bc_reader *r, bc_index_era era, int negative_is_none, uint64_t off,
-			uint8_t *buf, size_t *klen, uint64_t *size, bc_lookup_stats *stats)
+			uint8_t *buf, size_t *klen, uint64_t *size, uint64_t *position,
+			bc_lookup_stats *stats)
 {
 	size_t		got,
 				n,
 				want;
-	uint64_t	position,
-				promoted;
+	uint64_t	promoted;
 	const uint8_t *num;
 	bc_status	st;
 
@@ -207,7 +237,7 @@ index_entry(const bc_reader *r, bc_index_era era, int negative_is_none, uint64_t
 		/* RowIndexEntry.Serializer: unsigned vints */
 		if (n < 1 || n < (size_t) (1 + (e1 = bc_uvint_extra(num[0]))))
 			return BC_ERR_INDEX_TRUNCATED;
-		position = bc_uvint_decode(num, e1);
+		*position = bc_uvint_decode(num, e1);
 		if (n < (size_t) (1 + e1) + 1 ||
 			n < (size_t) (1 + e1) + (size_t) (1 + (e2 = bc_uvint_extra(num[1 + e1]))))
 			return BC_ERR_INDEX_TRUNCATED;
@@ -218,7 +248,7 @@ index_entry(const bc_reader *r, bc_index_era era, int negative_is_none, uint64_t
 	{
 		if (n < 12)
 			return BC_ERR_INDEX_TRUNCATED;
-		position = bc_get_be64(num);
+		*position = bc_get_be64(num);
 		promoted = bc_get_be32(num + 8);
 		n = 12;
 	}
@@ -228,7 +258,7 @@ index_entry(const bc_reader *r, bc_index_era era, int negative_is_none, uint64_t
 	 * longer than the file, which the readers' skipBytesFully fails ("EOF
 	 * after %d bytes out of %d").
 	 */
-	if (position > (uint64_t) INT64_MAX)
+	if (*position > (uint64_t) INT64_MAX)
 		return BC_ERR_INDEX_LENGTH;
 	if ((st = bc_index_promoted_size(era, negative_is_none, promoted, &promoted)) != BC_OK)
 		return st;
@@ -274,17 +304,21 @@ index_scan(const bc_reader *r, bc_index_era era, int negative_is_none,
 	{
 		uint8_t    *buf = bufs[cur];
 		size_t		klen;
-		uint64_t	size;
+		uint64_t	size,
+					position;
 		int			c;
 		bc_status	st;
 
-		st = index_entry(r, era, negative_is_none, off, buf, &klen, &size, stats);
+		st = index_entry(r, era, negative_is_none, off, buf, &klen, &size, &position, stats);
 		if (st != BC_OK)
 			return sample != NULL && prev == NULL && st != BC_ERR_READ ?
 				BC_ERR_SUMMARY_INDEX : st;
 		if (sample != NULL && prev == NULL &&
 			(klen != sample_len || memcmp(buf, sample, klen) != 0))
 			return BC_ERR_SUMMARY_INDEX;
+		/* the first partition at the start of Data.db, as bc_index.c */
+		if (off == 0 && position != 0)
+			return BC_ERR_INDEX_FIRST_POSITION;
 		stats->index_entries++;
 
 		/*
@@ -387,4 +421,70 @@ bc_big_lookup(const bc_reader *summary, const bc_reader *index,
 	}
 	return index_scan(index, era, negative_is_none, p, md5, ordered, key, key_len,
 					  0, NULL, 0, 0, bufs, found, stats);
+}
+
+/* ---- Summary.db's samples against a whole read of Index.db ---------- */
+
+bc_status
+bc_lookup_summary_layout(const bc_reader *summary, bc_index_era era, bc_summary_layout *l)
+{
+	bc_lookup_stats stats;
+
+	memset(&stats, 0, sizeof(stats));
+	return summary_layout(summary, era, l, &stats);
+}
+
+bc_status
+bc_lookup_sample_position(const bc_reader *summary, const bc_summary_layout *l, int32_t i,
+						  uint64_t *position)
+{
+	bc_lookup_stats stats;
+	uint64_t	start,
+				end;
+	uint8_t		buf[8];
+	size_t		got;
+	bc_status	st;
+
+	memset(&stats, 0, sizeof(stats));
+	*position = 0;
+	st = sample_bounds(summary, l, i, &start, &end, &stats);
+	if (st != BC_OK)
+		return st;
+	st = read_at(summary, l->base + end - 8, buf, 8, &got, &stats.summary_reads,
+				 &stats.summary_bytes);
+	if (st != BC_OK)
+		return st;
+	if (got != 8)
+		return BC_ERR_SUMMARY_TRUNCATED;
+	return sample_position(buf, position);
+}
+
+bc_status
+bc_lookup_sample_at(const bc_reader *summary, const bc_reader *index,
+					const bc_summary_layout *l, bc_index_era era, int negative_is_none,
+					int32_t i, uint8_t *scratch, int *at)
+{
+	bc_lookup_stats stats;
+	uint8_t    *sample = scratch,
+			   *buf = scratch + BC_LOOKUP_SCRATCH / 2;
+	size_t		sample_len,
+				klen;
+	uint64_t	from,
+				size,
+				position;
+	bc_status	st;
+
+	memset(&stats, 0, sizeof(stats));
+	*at = 0;
+	st = summary_sample(summary, l, i, sample, &sample_len, &from, &stats);
+	if (st == BC_ERR_READ)
+		return st;
+	/* the tests of index_scan before it scans from a sample */
+	if (st != BC_OK || from >= index->size)
+		return BC_OK;
+	st = index_entry(index, era, negative_is_none, from, buf, &klen, &size, &position, &stats);
+	if (st == BC_ERR_READ)
+		return st;
+	*at = st == BC_OK && klen == sample_len && memcmp(buf, sample, klen) == 0;
+	return BC_OK;
 }

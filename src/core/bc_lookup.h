@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bc_index.h"
 #include "bc_partitioner.h"
 #include "bc_reader.h"
 #include "bc_status.h"
@@ -57,5 +58,30 @@ bc_status	bc_big_lookup(const bc_reader *summary, const bc_reader *index,
 						  bc_partitioner p, bc_md5_fn md5,
 						  const uint8_t *key, size_t key_len,
 						  uint8_t *scratch, int *found, bc_lookup_stats *stats);
+
+/*
+ * What a lookup reads of Summary.db's samples, for the check of a whole
+ * read of Index.db against them (bc_index_samples.c): the header of a ja+
+ * Summary.db (l->base the region's offset, its length and the count of
+ * samples; the statuses of a Summary.db a lookup does not use), sample i's
+ * Index.db position, and whether a lookup landing on sample i scans from
+ * there (*at 1: its position inside Index.db, an entry there that reads
+ * whole, of the sample's key) or reads Index.db from its start (*at 0).
+ * scratch: BC_LOOKUP_SCRATCH bytes.  BC_ERR_READ when a read failed.
+ */
+typedef struct bc_summary_layout
+{
+	uint64_t	base;
+	uint64_t	region;
+	int32_t		count;
+} bc_summary_layout;
+
+bc_status	bc_lookup_summary_layout(const bc_reader *summary, bc_index_era era,
+									 bc_summary_layout *l);
+bc_status	bc_lookup_sample_position(const bc_reader *summary, const bc_summary_layout *l,
+									  int32_t i, uint64_t *position);
+bc_status	bc_lookup_sample_at(const bc_reader *summary, const bc_reader *index,
+								const bc_summary_layout *l, bc_index_era era,
+								int negative_is_none, int32_t i, uint8_t *scratch, int *at);
 
 #endif							/* BC_LOOKUP_H */

@@ -86,6 +86,10 @@ bc_status_message(bc_status st)
 			return "Index.db positions in Data.db do not increase (not an Index.db, or garbage after its end)";
 		case BC_ERR_INDEX_KEY_ORDER:
 			return "Index.db partition keys are out of the partitioner's order (a key sorts before the one above it)";
+		case BC_ERR_INDEX_SAMPLE:
+			return "Index.db entry runs over the start of an entry that Summary.db samples, whose key is there: a key length or promoted index size in Index.db is damaged, or Summary.db points inside an entry";
+		case BC_ERR_INDEX_FIRST_POSITION:
+			return "Index.db's first entry does not give Data.db position 0, where the first partition starts";
 		case BC_ERR_CURSOR_STATE:
 			return "Index.db cursor used out of turn (chunk fed before the previous one was read, or after an error)";
 		case BC_ERR_SUMMARY_TRUNCATED:

@@ -71,6 +71,10 @@ typedef enum bc_status
 	BC_ERR_INDEX_LENGTH,		/* impossible position or promoted size */
 	BC_ERR_INDEX_ORDER,			/* Data.db positions not increasing */
 	BC_ERR_INDEX_KEY_ORDER,		/* keys out of the partitioner's order */
+	BC_ERR_INDEX_SAMPLE,		/* an entry runs over the start of an entry
+								 * Summary.db samples, its key there */
+	BC_ERR_INDEX_FIRST_POSITION,	/* the first entry's Data.db position is
+									 * not 0 */
 	BC_ERR_CURSOR_STATE,		/* cursor used out of turn or after an error */
 	BC_ERR_SUMMARY_TRUNCATED,	/* Summary.db shorter than it says */
 	BC_ERR_SUMMARY_FORMAT,		/* impossible Summary.db header or offsets */

@@ -82,6 +82,7 @@ typedef struct index_rec
 	size_t		key_len;
 	int64_t		position;
 	int64_t		promoted;
+	uint64_t	next;			/* next_offset */
 } index_rec;
 
 typedef struct index_walk
@@ -109,18 +110,23 @@ check_index_entry(const index_walk *w, const bc_index_entry *e, size_t i,
 	CHECK(e->promoted_size >= 0 && e->promoted_size <= INT32_MAX);
 	if (i > 0)
 		CHECK(e->position > w->recs[i - 1].position);
+	else
+		CHECK(e->position == 0);	/* the first partition at Data.db's start */
+	/* the next entry after this one's promoted index */
+	CHECK(e->next_offset > e->index_offset + 2 + e->key_len + (uint64_t) e->promoted_size);
 	if (record)
 	{
 		w->recs[i].offset = e->index_offset;
 		w->recs[i].key_len = e->key_len;
 		w->recs[i].position = e->position;
 		w->recs[i].promoted = e->promoted_size;
+		w->recs[i].next = e->next_offset;
 	}
 	else
 		CHECK(i < w->n && w->recs[i].offset == e->index_offset &&
 			  w->recs[i].key_len == e->key_len &&
 			  w->recs[i].position == e->position &&
-			  w->recs[i].promoted == e->promoted_size);
+			  w->recs[i].promoted == e->promoted_size && w->recs[i].next == e->next_offset);
 }
 
 static int
@@ -292,7 +298,8 @@ fuzz_index(const uint8_t *data, size_t len)
 		CHECK(st == est && w.n == 0);
 	else
 		CHECK(st == BC_OK || st == BC_ERR_INDEX_TRUNCATED ||
-			  st == BC_ERR_INDEX_LENGTH || st == BC_ERR_INDEX_ORDER);
+			  st == BC_ERR_INDEX_LENGTH || st == BC_ERR_INDEX_ORDER ||
+			  st == BC_ERR_INDEX_FIRST_POSITION);
 
 	/* entries are back to back: 12 bytes of numbers before 3.0, two
 	 * vints (2 .. 18 bytes) since; a complete file ends with its last */
@@ -305,6 +312,7 @@ fuzz_index(const uint8_t *data, size_t len)
 		if (i + 1 == w.n && st != BC_OK)
 			break;
 		CHECK(next > body);
+		CHECK(i + 1 == w.n || w.recs[i].next == next);
 		if (era == BC_INDEX_ERA_30)
 			CHECK(next - body >= 2 && next - body <= 18);
 		else

@@ -13,15 +13,16 @@
  *     times; a key found is in Index.db after its length; with no order
  *     to search by, or a well-ordered Index.db read from its start, the
  *     answer is the Index.db's entries');
- *   - a valid pair synthesized from keys of the input (sorted under the
- *     partitioner, sampled every interval, with promoted indexes and at
- *     sampling levels below 128): every key found within one sampling
- *     interval, and every answer that of a linear scan by bc_index_parse.
+ *   - the keys-versus-lookup agreement (lk_agreement): no key listed as
+ *     cassandra_sstable_keys lists it is answered absent;
+ *   - a valid pair synthesized from keys of the input, and copies of it
+ *     damaged (fuzz_lookup_pair.c).
  */
 #include <string.h>
 
 #include "bc_endian.h"
 #include "bc_index.h"
+#include "bc_index_samples.h"
 #include "bc_lookup.h"
 #include "bc_murmur3.h"
 #include "bc_partitioner.h"
@@ -29,17 +30,15 @@
 #include "bc_summary.h"
 #include "bc_trie_keys.h"
 #include "fuzz.h"
+#include "fuzz_lookup.h"
 
 /* keys of a synthesized SSTable, at most, and their longest; Index.db
  * entries compared with the answers, at most */
-#define LOOKUP_MAX_KEYS 64
-#define LOOKUP_KEY_MAX 32
-#define LOOKUP_MAX_ENTRIES 4096
 
 /* RandomPartitioner's token is the MD5 of the key, from the caller: any
  * function of the key gives an order; murmur3's two halves here */
-static void
-fake_md5(const void *data, size_t len, uint8_t out[16])
+void
+lk_fake_md5(const void *data, size_t len, uint8_t out[16])
 {
 	int64_t		h1,
 				h2;
@@ -49,8 +48,8 @@ fake_md5(const void *data, size_t len, uint8_t out[16])
 	bc_put_be64(out + 8, (uint64_t) h2);
 }
 
-static int
-bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+int
+lk_bytes_cmp(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
 {
 	size_t		i;
 
@@ -66,7 +65,7 @@ random_token(const uint8_t *k, size_t n, uint64_t *hi, uint64_t *lo)
 {
 	uint8_t		d[16];
 
-	fake_md5(k, n, d);
+	lk_fake_md5(k, n, d);
 	*hi = bc_get_be64(d);
 	*lo = bc_get_be64(d + 8);
 	if (*hi >> 63)
@@ -77,8 +76,8 @@ random_token(const uint8_t *k, size_t n, uint64_t *hi, uint64_t *lo)
 }
 
 /* DecoratedKey.compareTo: the tokens, then the bytes; 2 for no order */
-static int
-ref_cmp(bc_partitioner p, int md5, const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+int
+lk_ref_cmp(bc_partitioner p, int md5, const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
 {
 	if (p == BC_PARTITIONER_MURMUR3)
 	{
@@ -103,8 +102,8 @@ ref_cmp(bc_partitioner p, int md5, const uint8_t *a, size_t al, const uint8_t *b
 			return alo < blo ? -1 : 1;
 	}
 	else if (p != BC_PARTITIONER_BYTE_ORDERED)
-		return bytes_cmp(a, al, b, bl) == 0 ? 0 : 2;
-	return bytes_cmp(a, al, b, bl);
+		return lk_bytes_cmp(a, al, b, bl) == 0 ? 0 : 2;
+	return lk_bytes_cmp(a, al, b, bl);
 }
 
 void
@@ -142,11 +141,11 @@ fuzz_partitioner(const uint8_t *data, size_t len, const key_ref *keys, int nkeys
 			{
 				bc_partitioner pp = p == 4 ? BC_PARTITIONER_RANDOM : (bc_partitioner) p;
 				int			md5 = p == 4;
-				int			c = bc_decorated_cmp(pp, md5 ? fake_md5 : NULL, keys[a].p,
+				int			c = bc_decorated_cmp(pp, md5 ? lk_fake_md5 : NULL, keys[a].p,
 												 keys[a].len, keys[b].p, keys[b].len);
-				int			r = bc_decorated_cmp(pp, md5 ? fake_md5 : NULL, keys[b].p,
+				int			r = bc_decorated_cmp(pp, md5 ? lk_fake_md5 : NULL, keys[b].p,
 												 keys[b].len, keys[a].p, keys[a].len);
-				int			m = ref_cmp(pp, md5, keys[a].p, keys[a].len, keys[b].p, keys[b].len);
+				int			m = lk_ref_cmp(pp, md5, keys[a].p, keys[a].len, keys[b].p, keys[b].len);
 
 				CHECK(m == 2 ? c == 2 : (c > 0) - (c < 0) == m);
 				CHECK(c == 2 ? r == 2 : (r > 0) - (r < 0) == -((c > 0) - (c < 0)));
@@ -155,22 +154,13 @@ fuzz_partitioner(const uint8_t *data, size_t len, const key_ref *keys, int nkeys
 
 /* ---- lookups -------------------------------------------------------- */
 
-typedef struct entries
-{
-	size_t		n;
-	const uint8_t *k[LOOKUP_MAX_ENTRIES];
-	size_t		l[LOOKUP_MAX_ENTRIES];
-	int			sorted;			/* in the partitioner's order */
-	bc_partitioner p;
-	int			md5;
-} entries;
 
-static int
-collect(const bc_index_entry *e, void *arg)
+int
+lk_collect(const bc_index_entry *e, void *arg)
 {
 	entries    *es = arg;
 
-	if (es->n > 0 && ref_cmp(es->p, es->md5, es->k[es->n - 1], es->l[es->n - 1],
+	if (es->n > 0 && lk_ref_cmp(es->p, es->md5, es->k[es->n - 1], es->l[es->n - 1],
 							 e->key, e->key_len) >= 0)
 		es->sorted = 0;
 	es->k[es->n] = e->key;
@@ -178,8 +168,8 @@ collect(const bc_index_entry *e, void *arg)
 	return es->n == LOOKUP_MAX_ENTRIES;
 }
 
-static int
-has_entry(const entries *es, const uint8_t *k, size_t l)
+int
+lk_has_entry(const entries *es, const uint8_t *k, size_t l)
 {
 	size_t		i;
 
@@ -203,8 +193,8 @@ in_index(const uint8_t *idx, size_t n, const uint8_t *k, size_t l)
 }
 
 /* one lookup: the status (checked), *found */
-static bc_status
-lookup(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size_t il,
+bc_status
+lk_lookup(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size_t il,
 	   const char *v, bc_partitioner p, int md5, const uint8_t *k, size_t kl,
 	   uint8_t *scratch, int *found, bc_lookup_stats *stats)
 {
@@ -215,12 +205,12 @@ lookup(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size
 	bc_status	st;
 
 	*found = -1;
-	st = bc_big_lookup(with_summary ? &rs : NULL, &ri, v, strlen(v), p, md5 ? fake_md5 : NULL,
+	st = bc_big_lookup(with_summary ? &rs : NULL, &ri, v, strlen(v), p, md5 ? lk_fake_md5 : NULL,
 					   k, kl, scratch, found, stats);
 	CHECK(st == BC_OK || st == BC_ERR_VERSION_UNKNOWN || st == BC_ERR_VERSION_UNSUPPORTED ||
 		  st == BC_ERR_INDEX_BTI || st == BC_ERR_INDEX_TRUNCATED || st == BC_ERR_INDEX_LENGTH ||
 		  st == BC_ERR_SUMMARY_TRUNCATED || st == BC_ERR_SUMMARY_FORMAT ||
-		  st == BC_ERR_INDEX_KEY_ORDER);
+		  st == BC_ERR_INDEX_KEY_ORDER || st == BC_ERR_INDEX_FIRST_POSITION);
 	CHECK(stats->summary_status == BC_OK || stats->summary_status == BC_ERR_SUMMARY_TRUNCATED ||
 		  stats->summary_status == BC_ERR_SUMMARY_FORMAT ||
 		  stats->summary_status == BC_ERR_SUMMARY_INDEX);
@@ -241,39 +231,61 @@ lookup(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size
 /*
  * The keys-versus-lookup agreement: the keys of Index.db as
  * cassandra_sstable_keys lists them (the cursor, keys checked in the
- * partitioner's order); when the listing ends without error, no key of it
- * is answered "absent" by a lookup (found, or an error), whatever
- * Summary.db holds.  At most LOOKUP_AGREE keys, spread over the listing.
+ * partitioner's order, each entry against Summary.db's samples when there
+ * is a Summary.db); when the listing ends without error, no key of it is
+ * answered "absent" by a lookup (found, or an error), whatever Summary.db
+ * holds.  Every key when all, else at most LOOKUP_AGREE spread over the
+ * listing.
  */
 #define LOOKUP_AGREE 24
-#define AGREE_MAX_KEYS 1024
-#define AGREE_KEY_MAX 256
+#define AGREE_MAX_KEYS 4096
 
-static void
-agreement(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size_t il,
-		  const char *v, bc_partitioner p, int md5, uint8_t *scratch)
+void
+lk_agreement(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, size_t il,
+		  const char *v, bc_partitioner p, int md5, int all, uint8_t *scratch)
 {
 	static bc_index_cursor c;
 	static bc_key_order order;
-	static uint8_t keys[AGREE_MAX_KEYS][AGREE_KEY_MAX];
+	static bc_index_samples smp;
+	static bc_index_sample slots[4096];
+	static uint8_t window[2 * BC_INDEX_SAMPLES_WINDOW];
+	static const uint8_t *keys[AGREE_MAX_KEYS];
 	static size_t lens[AGREE_MAX_KEYS];
+	fuzz_mem	ms,
+				mi;
+	bc_reader	rs = fuzz_mem_open(&ms, sum, sl),
+				ri = fuzz_mem_open(&mi, idx, il);
 	bc_index_entry e;
 	bc_lookup_stats stats;
 	size_t		n = 0,
 				i,
-				step;
+				step,
+				ns = 0;
 	int			got,
 				found;
 	bc_status	st;
 
 	if (bc_index_init(&c, v, strlen(v)) != BC_OK)
 		return;
-	bc_key_order_init(&order, p, md5 ? fake_md5 : NULL);
+	bc_key_order_init(&order, p, md5 ? lk_fake_md5 : NULL);
 	bc_index_set_order(&c, &order);
+	st = bc_index_samples_count(with_summary ? &rs : NULL, v, strlen(v), &ns);
+	CHECK(st == BC_OK || st == BC_ERR_READ);
+	if (st != BC_OK || ns > 4096)
+		return;
+	st = bc_index_samples_init(&smp, &rs, &ri, v, strlen(v), slots, ns, window, scratch);
+	CHECK(st == BC_OK || st == BC_ERR_READ);
+	if (st != BC_OK)
+		return;
 	CHECK(bc_index_feed(&c, idx, il) == BC_OK);
 	for (;;)
 	{
 		st = bc_index_next(&c, &e, &got);
+		if (st == BC_OK && got)
+		{
+			st = bc_index_samples_check(&smp, &e);
+			CHECK(st == BC_OK || st == BC_ERR_INDEX_SAMPLE || st == BC_ERR_READ);
+		}
 		if (st != BC_OK)
 		{
 			/* the order is checked exactly where the reference finds it broken */
@@ -281,21 +293,26 @@ agreement(const uint8_t *sum, size_t sl, int with_summary, const uint8_t *idx, s
 		}
 		if (!got)
 			break;
-		/* listings of long keys or many are left to the other checks */
-		if (e.key_len > AGREE_KEY_MAX || n == AGREE_MAX_KEYS)
+		/* the whole file in one piece: the key is in it, after its length */
+		CHECK(e.key_len == 0 || e.key == idx + e.index_offset + 2);
+		/* its numbers inside the file; its promoted index may not be */
+		CHECK(e.next_offset <= il || e.promoted_size > 0);
+		/* listings of many keys are left to the other checks */
+		if (n == AGREE_MAX_KEYS)
 			return;
 		if (n > 0 && p != BC_PARTITIONER_OTHER && !(p == BC_PARTITIONER_RANDOM && !md5))
-			CHECK(ref_cmp(p, md5, keys[n - 1], lens[n - 1], e.key, e.key_len) <= 0);
-		if (e.key_len > 0)
-			memcpy(keys[n], e.key, e.key_len);
+			CHECK(lk_ref_cmp(p, md5, keys[n - 1], lens[n - 1], e.key, e.key_len) <= 0);
+		keys[n] = e.key;
 		lens[n++] = e.key_len;
 	}
 	if (bc_index_finish(&c) != BC_OK)
 		return;
-	step = n > LOOKUP_AGREE ? n / LOOKUP_AGREE : 1;
+	/* samples are passed in order: none compared twice */
+	CHECK(smp.compared <= smp.n);
+	step = all || n <= LOOKUP_AGREE ? 1 : n / LOOKUP_AGREE;
 	for (i = 0; i < n; i += step)
 	{
-		st = lookup(sum, sl, with_summary, idx, il, v, p, md5, keys[i], lens[i], scratch,
+		st = lk_lookup(sum, sl, with_summary, idx, il, v, p, md5, keys[i], lens[i], scratch,
 					&found, &stats);
 		CHECK(st != BC_OK || found == 1);
 	}
@@ -332,7 +349,7 @@ arbitrary_pair(const uint8_t *data, size_t len, const key_ref *keys, int nkeys,
 	es->sorted = 1;
 	es->p = p;
 	es->md5 = md5;
-	ist = bc_index_parse(fv->v, strlen(fv->v), idx, il, collect, es, &nk);
+	ist = bc_index_parse(fv->v, strlen(fv->v), idx, il, lk_collect, es, &nk);
 	/* the whole Index.db was read, without error */
 	ist = ist == BC_OK && nk < LOOKUP_MAX_ENTRIES ? BC_OK : BC_ERR_INDEX_TRUNCATED;
 
@@ -340,7 +357,7 @@ arbitrary_pair(const uint8_t *data, size_t len, const key_ref *keys, int nkeys,
 	{
 		const uint8_t *k = i < nkeys ? keys[i].p : es->k[i - nkeys];
 		size_t		kl = i < nkeys ? keys[i].len : es->l[i - nkeys];
-		bc_status	st = lookup(sum, sl, with_summary, idx, il, fv->v, p, md5, k, kl,
+		bc_status	st = lk_lookup(sum, sl, with_summary, idx, il, fv->v, p, md5, k, kl,
 								scratch, &found, &stats);
 
 		if (fv->era < 0)
@@ -348,9 +365,9 @@ arbitrary_pair(const uint8_t *data, size_t len, const key_ref *keys, int nkeys,
 		/* Index.db read from its start: every entry's key compared */
 		if (ist == BC_OK && (!ordered || (es->sorted && (!with_summary ||
 														  fv->era == BC_INDEX_ERA_12))))
-			CHECK(st == BC_OK && found == has_entry(es, k, kl) && !stats.bounded);
+			CHECK(st == BC_OK && found == lk_has_entry(es, k, kl) && !stats.bounded);
 	}
-	agreement(sum, sl, with_summary, idx, il, fv->v, p, md5, scratch);
+	lk_agreement(sum, sl, with_summary, idx, il, fv->v, p, md5, 0, scratch);
 
 	/* the keys Summary.db samples */
 	if (bc_summary_parse(fv->v, strlen(fv->v), sum, sl, &s) == BC_OK)
@@ -361,264 +378,9 @@ arbitrary_pair(const uint8_t *data, size_t len, const key_ref *keys, int nkeys,
 			int64_t		off;
 
 			CHECK(bc_summary_entry(&s, i, &k, &kl, &off) == BC_OK);
-			(void) lookup(sum, sl, with_summary, idx, il, fv->v, p, md5, k, kl, scratch,
+			(void) lk_lookup(sum, sl, with_summary, idx, il, fv->v, p, md5, k, kl, scratch,
 						  &found, &stats);
 		}
-	free(es);
-}
-
-/* ---- a valid pair --------------------------------------------------- */
-
-typedef struct wr
-{
-	uint8_t    *d;
-	size_t		n;
-} wr;
-
-static void
-w_bytes(wr *w, const void *p, size_t n)
-{
-	if (n > 0)
-		memcpy(w->d + w->n, p, n);
-	w->n += n;
-}
-
-static void
-w_be(wr *w, uint64_t v, int bytes)
-{
-	int			i;
-
-	for (i = 0; i < bytes; i++)
-		w->d[w->n++] = (uint8_t) (v >> (8 * (bytes - 1 - i)));
-}
-
-static void
-w_le(wr *w, uint64_t v, int bytes)
-{
-	int			i;
-
-	for (i = 0; i < bytes; i++)
-		w->d[w->n++] = (uint8_t) (v >> (8 * i));
-}
-
-/* Cassandra's unsigned vint: n leading one bits, then 7n + 7 bits */
-static void
-w_uvint(wr *w, uint64_t v)
-{
-	int			n = 0;
-
-	while (n < 8 && v >> (7 * n + 7) != 0)
-		n++;
-	if (n == 8)
-		w->d[w->n++] = 0xff;
-	else
-		w->d[w->n++] = (uint8_t) ((0xff00u >> n) & 0xff) | (uint8_t) (v >> (8 * n));
-	w_be(w, v, n);
-}
-
-static bc_partitioner sort_p;
-static int	sort_md5;
-
-static int
-key_order(const void *a, const void *b)
-{
-	const key_ref *x = a,
-			   *y = b;
-	int			c = ref_cmp(sort_p, sort_md5, x->p, x->len, y->p, y->len);
-
-	return c == 2 ? bytes_cmp(x->p, x->len, y->p, y->len) : c;
-}
-
-static const char *const big_versions[] = {
-	"ia", "ic", "ja", "jb", "ka", "la", "lb", "ma", "mc", "me", "na", "nb", "nc", "oa"
-};
-
-static void
-valid_pair(const uint8_t *data, size_t len, const key_ref *probes, int nprobes,
-		   uint8_t *scratch)
-{
-	const char *v = big_versions[data[0] % (sizeof(big_versions) / sizeof(big_versions[0]))];
-	bc_index_era era;
-	uint8_t		sel = data[1];
-	bc_partitioner p = (bc_partitioner) (sel & 3);
-	int			md5 = (sel >> 2) & 1,
-				ordered = p != BC_PARTITIONER_OTHER && !(p == BC_PARTITIONER_RANDOM && !md5);
-	int32_t		interval = 1 + (data[2] & 7),
-				level = 128 >> ((data[2] >> 3) & 3),
-				step;
-	key_ref    *k = xmalloc(LOOKUP_MAX_KEYS * sizeof(key_ref));
-	uint64_t   *ioff = xmalloc(LOOKUP_MAX_KEYS * sizeof(uint64_t));
-	size_t		n = 0,
-				pos = 4,
-				i,
-				j,
-				nsamples;
-	wr			idx,
-				sum;
-	entries    *es = xmalloc(sizeof(entries));
-	uint64_t	nk = 0,
-				position = 0;
-	bc_summary	s;
-	bc_lookup_stats stats;
-	int			found;
-
-	CHECK(bc_index_era_lookup(v, 2, &era) == BC_OK);
-	if (era == BC_INDEX_ERA_12 || era == BC_INDEX_ERA_20)
-		level = 128;
-	step = interval * 128 / level;
-	/* keys: a length byte (0 .. 32) then the key, to the end */
-	while (pos < len && n < LOOKUP_MAX_KEYS)
-	{
-		size_t		kl = data[pos++] % (LOOKUP_KEY_MAX + 1);
-
-		if (kl > len - pos)
-			kl = len - pos;
-		k[n].p = data + pos;
-		k[n++].len = kl;
-		pos += kl;
-	}
-	sort_p = p;
-	sort_md5 = md5;
-	qsort(k, n, sizeof(key_ref), key_order);
-	for (i = j = 0; i < n; i++)
-		if (j == 0 || key_order(&k[j - 1], &k[i]) != 0)
-			k[j++] = k[i];
-	n = j;
-	if (n == 0)
-		goto out;
-
-	/* Index.db: promoted indexes of 0 .. 31 bytes, positions increasing */
-	idx.d = xmalloc(n * (2 + LOOKUP_KEY_MAX + 18 + 31));
-	idx.n = 0;
-	for (i = 0; i < n; i++)
-	{
-		size_t		promoted = k[i].len > 0 ? k[i].p[0] % 32 : 0;
-
-		ioff[i] = idx.n;
-		position += 1 + promoted + k[i].len;
-		w_be(&idx, k[i].len, 2);
-		w_bytes(&idx, k[i].p, k[i].len);
-		if (era == BC_INDEX_ERA_30)
-		{
-			w_uvint(&idx, position);
-			w_uvint(&idx, promoted);
-		}
-		else
-		{
-			w_be(&idx, position, 8);
-			w_be(&idx, promoted, 4);
-		}
-		memset(idx.d + idx.n, 0xa5, promoted);
-		idx.n += promoted;
-	}
-
-	/* Summary.db: every step-th entry, then the first and last keys */
-	nsamples = (n + (size_t) step - 1) / (size_t) step;
-	sum.d = xmalloc(24 + nsamples * (12 + 4 + LOOKUP_KEY_MAX + 8) + 2 * (4 + LOOKUP_KEY_MAX));
-	sum.n = 0;
-	w_be(&sum, (uint64_t) interval, 4);
-	w_be(&sum, nsamples, 4);
-	if (era == BC_INDEX_ERA_12)
-		for (i = 0; i < n; i += (size_t) step)
-		{
-			w_be(&sum, ioff[i], 8);
-			w_be(&sum, k[i].len, 4);
-			w_bytes(&sum, k[i].p, k[i].len);
-		}
-	else
-	{
-		size_t		region = 4 * nsamples,
-					at;
-
-		for (i = 0; i < n; i += (size_t) step)
-			region += k[i].len + 8;
-		w_be(&sum, region, 8);
-		if (era != BC_INDEX_ERA_20)
-		{
-			w_be(&sum, (uint64_t) level, 4);
-			w_be(&sum, nsamples * 128 / (size_t) level, 4);
-		}
-		at = 4 * nsamples;
-		for (i = 0; i < n; i += (size_t) step)
-		{
-			w_le(&sum, at, 4);
-			at += k[i].len + 8;
-		}
-		for (i = 0; i < n; i += (size_t) step)
-		{
-			w_bytes(&sum, k[i].p, k[i].len);
-			w_le(&sum, ioff[i], 8);
-		}
-	}
-	w_be(&sum, k[0].len, 4);
-	w_bytes(&sum, k[0].p, k[0].len);
-	w_be(&sum, k[n - 1].len, 4);
-	w_bytes(&sum, k[n - 1].p, k[n - 1].len);
-
-	/* the files are what the readers read */
-	es->n = 0;
-	es->sorted = 1;
-	es->p = p;
-	es->md5 = md5;
-	CHECK(bc_index_parse(v, 2, idx.d, idx.n, collect, es, &nk) == BC_OK && es->n == n);
-	CHECK(bc_summary_parse(v, 2, sum.d, sum.n, &s) == BC_OK && (size_t) s.count == nsamples &&
-		  s.first_len == k[0].len && s.last_len == k[n - 1].len && s.tail_len == 0);
-
-	/* every key found, within one sampling interval */
-	for (i = 0; i < n; i++)
-	{
-		CHECK(lookup(sum.d, sum.n, 1, idx.d, idx.n, v, p, md5, k[i].p, k[i].len, scratch,
-					 &found, &stats) == BC_OK && found);
-		CHECK(stats.bounded == (ordered && era != BC_INDEX_ERA_12));
-		if (stats.bounded)
-			CHECK(stats.index_entries <= (uint64_t) step + 1);
-		else
-			CHECK(stats.index_entries == i + 1);
-	}
-	/* keys near them and from the input: the answer of a linear scan */
-	for (i = 0; i < n + (size_t) nprobes && i < 16; i++)
-	{
-		uint8_t		buf[LOOKUP_KEY_MAX + 1];
-		const uint8_t *kp;
-		size_t		kl,
-					t;
-
-		for (t = 0; t < 3; t++)
-		{
-			if (i < (size_t) nprobes)
-			{
-				if (t > 0)
-					break;
-				kp = probes[i].p;
-				kl = probes[i].len;
-			}
-			else
-			{
-				const key_ref *e = &k[i - (size_t) nprobes];
-
-				memcpy(buf, e->p, e->len);
-				kl = e->len;
-				if (t == 0)
-					buf[kl++] = sel;	/* one byte longer */
-				else if (t == 1 && kl > 0)
-					kl--;		/* one byte shorter */
-				else if (kl > 0)
-					buf[kl - 1] ^= (uint8_t) (1 + sel % 255);	/* the last one changed */
-				kp = buf;
-			}
-			CHECK(lookup(sum.d, sum.n, 1, idx.d, idx.n, v, p, md5, kp, kl, scratch, &found,
-						 &stats) == BC_OK);
-			CHECK(found == has_entry(es, kp, kl));
-			/* the same without Summary.db */
-			CHECK(lookup(sum.d, sum.n, 0, idx.d, idx.n, v, p, md5, kp, kl, scratch, &found,
-						 &stats) == BC_OK && found == has_entry(es, kp, kl) && !stats.bounded);
-		}
-	}
-	free(idx.d);
-	free(sum.d);
-out:
-	free(k);
-	free(ioff);
 	free(es);
 }
 
@@ -631,6 +393,6 @@ fuzz_lookup(const uint8_t *data, size_t len, const key_ref *keys, int nkeys)
 		return;
 	scratch = xmalloc(BC_LOOKUP_SCRATCH);
 	arbitrary_pair(data, len, keys, nkeys, scratch);
-	valid_pair(data, len, keys, nkeys, scratch);
+	lk_valid_pair(data, len, keys, nkeys, scratch);
 	free(scratch);
 }

@@ -46,6 +46,8 @@
  *   fuzz_lookup.c      partitioner order; <version> <partitioner>
  *                      Summary.db Index.db lookups, and valid pairs
  *                      synthesized from keys of the input
+ *                      (fuzz_lookup_pair.c), with their key lengths and
+ *                      samples' positions changed
  *   fuzz_dir.c         transaction logs, their names, data folders
  *   fuzz_cqlkeys.c     marshal type strings; <type> key bytes (text, JSON)
  *                      and key text (parse), each back and forth; types

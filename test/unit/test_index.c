@@ -286,8 +286,8 @@ check_crafted(void)
 	}
 	/* ma: second position not after the first; zeros after the end */
 	{
-		static const uint8_t d[] = {0, 1, 'a', 5, 0, 0, 1, 'b', 5, 0};
-		static const uint8_t z[] = {0, 1, 'a', 5, 0, 0, 0, 0, 0};
+		static const uint8_t d[] = {0, 1, 'a', 0, 0, 0, 1, 'b', 0, 0};
+		static const uint8_t z[] = {0, 1, 'a', 0, 0, 0, 0, 0, 0};
 
 		CHECK(parse_bytes("ma", d, sizeof(d), &n) == BC_ERR_INDEX_ORDER,
 			  "positions not increasing");
@@ -295,6 +295,20 @@ check_crafted(void)
 			  "zero padding after the last entry");
 		CHECK(parse_bytes("ma", d, 5, &n) == BC_OK && n == 1,
 			  "one entry: %llu", (unsigned long long) n);
+	}
+	/* the first partition at Data.db position 7, not 0 (Verifier:
+	 * "firstRowPositionFromIndex != 0"); the second at 7 is right */
+	{
+		static const uint8_t m[] = {0, 1, 'a', 7, 0, 0, 1, 'b', 9, 0};
+		static const uint8_t k[] = {0, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0};
+		static const uint8_t ok[] = {0, 1, 'a', 0, 0, 0, 1, 'b', 7, 0};
+
+		CHECK(parse_bytes("ma", m, sizeof(m), &n) == BC_ERR_INDEX_FIRST_POSITION && n == 0,
+			  "ma: first position 7");
+		CHECK(parse_bytes("ka", k, sizeof(k), &n) == BC_ERR_INDEX_FIRST_POSITION && n == 0,
+			  "ka: first position 7");
+		CHECK(parse_bytes("ma", ok, sizeof(ok), &n) == BC_OK && n == 2,
+			  "ma: first position 0, then 7");
 	}
 	/* a key length of 65535 with nothing after it */
 	{

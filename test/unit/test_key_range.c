@@ -599,6 +599,7 @@ suite_key_range(void)
 	bc_index_walk *w = malloc(sizeof(bc_index_walk));
 
 	w->order = NULL;
+	w->samples = NULL;
 	range_keys = malloc(BC_PARTITIONS_MAX_KEYS);
 	check_partitions_crafted();
 

@@ -139,6 +139,7 @@ void		suite_open(void);	/* test_open.c */
 void		suite_key_range(void);	/* test_key_range.c */
 void		suite_lookup(void);	/* test_lookup.c */
 void		suite_agreement(void);	/* test_agreement.c */
+void		suite_index_samples(void);	/* test_index_samples.c */
 void		suite_data_bounds(void);	/* test_data_bounds.c */
 void		suite_partitioner(void);	/* test_partitioner.c */
 void		suite_compression(void);

@@ -348,6 +348,7 @@ main(int argc, char **argv)
 		{"lookup", suite_lookup},
 		{"trie", suite_trie},
 		{"trie_keys", suite_trie_keys},
+		{"index_samples", suite_index_samples},
 		{"agreement", suite_agreement},
 		{"data_bounds", suite_data_bounds},
 		{"trie_scylladb", suite_trie_scylladb},
