@@ -191,8 +191,22 @@ expect "sstables: --keys loads each key's position and size (cassandra_sstable_p
 expect "sstables: a position for every key, a size for all but the last keys of 2 SSTables" \
 	"$(q -c "SELECT count(*) FILTER (WHERE position IS NULL) || ' ' || string_agg(regexp_replace(path, '^.*/', '') || ':' || encode(key, 'escape'), ' ' ORDER BY path) FILTER (WHERE size IS NULL) FROM cassandra_sstable_files_keys WHERE label = 'n1'")" \
 	"0 na-1-big:4 na-2-big:4"
-expect "sstables: the 2 SSTables whose Index.db passes the end of Data.db load, said why" \
-	"$(grep -c 'table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0/na-[12]-big: Index.db: a partition.s position passes the end of the uncompressed Data.db ([0-9]* bytes): the last partition.s size is left NULL$' "$T/sst.log")" 2
+expect "sstables: the 2 SSTables without the CompressionInfo.db TOC.txt lists load, a warning naming it" \
+	"$(grep -c '^bloomcass-load: warning: .*/table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0/na-[12]-big: CompressionInfo.db is missing, which TOC.txt lists: Data.db is compressed and its uncompressed length unknown: the last partition.s size is left NULL$' "$T/sst.log")" 2
+# a note is a warning, and says so; --quiet prints none (an error-free
+# run: no message at all, not even the summary)
+NA=$T/na-only/ks/table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0
+mkdir -p "$NA"
+cp -p "$SST"/cassandra-analytics/cassandra-analytics-core/src/test/resources/data/ks/table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0/na-1-big-* "$NA/"
+chmod -R a+rX "$T/na-only"
+run "$T/na.log" --label nav --keys "$T/na-only"
+expect "the SSTable without its CompressionInfo.db: one warning, then the summary" \
+	"$RC $(sed -E 's/; [^;]* sent in .*//; s|^bloomcass-load: warning: .*/na-1-big: CompressionInfo.db is missing.*|warning|' "$T/na.log" | paste -sd'|')" \
+	"0 warning|bloomcass-load: 1 SSTable: 1 loaded, 0 unchanged, 0 failed, 0 not done; 0 removed"
+run "$T/na-quiet.log" -q --label naq --keys "$T/na-only"
+expect "--quiet: the SSTable without its CompressionInfo.db loads, and nothing is printed" \
+	"$RC $(wc -c <"$T/na-quiet.log") $(q -c "SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'naq'")" \
+	"0 0 $(q -c "SELECT count(*) FROM cassandra_sstable_files_keys WHERE label = 'n1' AND path LIKE '%/table1-ea3b3e6b-0d78-4913-89f2-15fcf98711d0/na-1-big'")"
 
 # --- DataStax's trie-indexed versions aa .. cc -------------------------------
 run "$T/dsx.log" --label dx --keys "$DSX"

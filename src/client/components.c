@@ -390,7 +390,7 @@ ld_data_length(const ld_sstable *s, uint64_t *length, int *unknown)
 		*unknown = toc.present && bc_toc_lists(toc.data, toc.len, "CompressionInfo.db");
 		free(toc.data);
 		if (*unknown)
-			ld_error("warning: %s: CompressionInfo.db is missing, which TOC.txt lists: Data.db is "
+			ld_warning("%s: CompressionInfo.db is missing, which TOC.txt lists: Data.db is "
 					 "compressed and its uncompressed length unknown: the last partition's size is "
 					 "left NULL", s->prefix);
 	}

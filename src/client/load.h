@@ -414,6 +414,10 @@ int			ld_check_extension(PGconn *conn);
 extern ld_progress *ld_current_progress;
 void		ld_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 void		ld_info(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+/* a note that changes nothing of the exit status: "bloomcass-load:
+ * warning: ...", not printed with --quiet (ld_set_quiet) */
+void		ld_warning(const char *fmt,...) __attribute__((format(printf, 1, 2)));
+void		ld_set_quiet(int on);
 /* from ld_messages_hold on, messages are kept (those of an SSTable read
  * while others are in the server's hands); ld_messages_take ends that and
  * gives them (NULL when none), to print with ld_messages_print */

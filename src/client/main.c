@@ -79,6 +79,27 @@ ld_error(const char *fmt,...)
 	va_end(ap);
 }
 
+/* --quiet: warnings are not printed */
+static int quiet;
+
+void
+ld_set_quiet(int on)
+{
+	quiet = on;
+}
+
+void
+ld_warning(const char *fmt,...)
+{
+	va_list		ap;
+
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	say("bloomcass-load: warning: ", fmt, ap);
+	va_end(ap);
+}
+
 void
 ld_info(const char *fmt,...)
 {
@@ -348,6 +369,7 @@ main(int argc, char **argv)
 	size_t		removed = 0;
 
 	status = ld_parse_options(argc, argv, &o, &cp, &first_root);
+	ld_set_quiet(o.quiet);
 	if (status != LD_GO_ON)
 		return status;
 	status = EXIT_LOADED;

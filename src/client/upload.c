@@ -148,8 +148,9 @@ known_unchanged(const ld_uploader *u, const known *k, const ld_sstable *s)
 
 /* the notices of the connection, but the warning of a ROLLBACK with no
  * transaction in progress (ld_upload_send's, after a transaction that
- * succeeded) */
+ * succeeded), and none with --quiet (errors only) */
 static PQnoticeReceiver libpq_receiver;
+static int	notices_quiet;
 
 static void
 notice(void *arg, const PGresult *r)
@@ -157,7 +158,7 @@ notice(void *arg, const PGresult *r)
 	const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
 
 	(void) arg;
-	if (state != NULL && strcmp(state, "25P01") == 0)
+	if (notices_quiet || (state != NULL && strcmp(state, "25P01") == 0))
 		return;
 	if (libpq_receiver)
 		libpq_receiver(NULL, r);
@@ -177,6 +178,7 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 	u->o = o;
 	/* libpq's own takes no argument: it prints through the connection's
 	 * notice processor */
+	notices_quiet = o->quiet;
 	libpq_receiver = PQsetNoticeReceiver(conn, notice, NULL);
 	u->table = ld_quote_name(conn, o->table, "");
 	u->keys_table = ld_quote_name(conn, o->table, "_keys");
@@ -198,8 +200,8 @@ ld_upload_begin(PGconn *conn, const ld_options *o, int *fatal)
 			return NULL;
 		if (sized)
 			u->sizes = ld_xmalloc(sizeof(bc_partition_sizes));
-		else if (!o->quiet)
-			ld_info("%s has no position and size columns: loading its keys alone "
+		else
+			ld_warning("%s has no position and size columns: loading its keys alone "
 					"(ALTER TABLE %s ADD COLUMN position bigint, ADD COLUMN size bigint "
 					"loads them too)", u->keys_table, u->keys_table);
 	}
@@ -359,7 +361,7 @@ key_row(void *arg, const uint8_t *key, size_t len, uint64_t position)
 		 * between positions stand, the end is unknown; the keys load, the
 		 * last size NULL, as cassandra_sstable_partitions would refuse.
 		 */
-		ld_error("%s: %s: a partition's position passes the end of the uncompressed Data.db "
+		ld_warning("%s: %s: a partition's position passes the end of the uncompressed Data.db "
 				 "(%llu bytes): the last partition's size is left NULL", k->s->prefix,
 				 k->trie ? "Partitions.db" : "Index.db",
 				 (unsigned long long) k->u->sizes->data_length);

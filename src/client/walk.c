@@ -369,7 +369,7 @@ walk_problem(void *arg, const bc_walk_report *r)
 			break;
 		case BC_WALK_TXN_LAST_RECORD:
 			/* Cassandra warns and goes on: so does the loader */
-			ld_error("last record of transaction log %s is invalid (line %ld: %s): the operation is taken as unfinished, as Cassandra takes it",
+			ld_warning("last record of transaction log %s is invalid (line %ld: %s): the operation is taken as unfinished, as Cassandra takes it",
 					 r->path, r->lineno, r->reason);
 			return;
 		case BC_WALK_TXN_UNREADABLE:
