@@ -60,6 +60,26 @@ FROM (VALUES
 	('ENOENT', :'e' || '/missing'))
 	AS p(errno, path)
 ORDER BY 1;
+-- a permission the operating system refuses says who reads the files:
+-- the server's operating-system user (its name, which differs between
+-- servers, shown as USER), in a HINT; no other errno has one
+SELECT set_config('test.e', :'e', false) AS test_e \gset
+DO $$
+DECLARE
+	hint text;
+	st text;
+	p text;
+BEGIN
+	FOREACH p IN ARRAY ARRAY['noaccess', 'missing'] LOOP
+		BEGIN
+			PERFORM count(*) FROM cassandra_sstables(current_setting('test.e') || '/' || p);
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT, st = RETURNED_SQLSTATE;
+			RAISE NOTICE '%: %: %', p, st,
+				coalesce(nullif(regexp_replace(hint, 'user "[^"]*"', 'user USER'), ''), '(no hint)');
+		END;
+	END LOOP;
+END $$;
 -- the listing of errno/: each component of loop/ a link to itself, the
 -- link self, noaccess/ and the folder of deep/ past PATH_MAX each skipped
 -- with a WARNING; their messages, then their SQLSTATEs
