@@ -223,6 +223,9 @@ void		fuzz_lookup(const uint8_t *data, size_t len, const key_ref *keys, int nkey
 /* fuzz_dir.c */
 void		fuzz_txn_log(const uint8_t *data, size_t len);
 
+/* fuzz_mounts.c: <real path> NUL <mountinfo> */
+void		fuzz_mounts(const uint8_t *data, size_t len);
+
 /* fuzz_cqlkeys.c */
 void		fuzz_cql(const uint8_t *data, size_t len);
 

@@ -49,6 +49,8 @@
  *                      (fuzz_lookup_pair.c), with their key lengths and
  *                      samples' positions changed
  *   fuzz_dir.c         transaction logs, their names, data folders
+ *   fuzz_mounts.c      <real path> NUL <mountinfo>: one path per folder
+ *                      whichever mount shows it (bc_mount_canonical)
  *   fuzz_cqlkeys.c     marshal type strings; <type> key bytes (text, JSON)
  *                      and key text (parse), each back and forth; types
  *                      nested up to 120,000 levels, built from the input
@@ -278,6 +280,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_partitioner(data, size, keys, nkeys);
 	fuzz_lookup(data, size, keys, nkeys);
 	fuzz_txn_log(data, size);
+	fuzz_mounts(data, size);
 	fuzz_cql(data, size);
 	if (size == 0)
 		check_names_of_things();

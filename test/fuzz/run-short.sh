@@ -351,6 +351,24 @@ put_seed pending-delete < <(printf 'me-6-big-TOC.txt\n\nks-cf-ka-7-TOC.txt\nme-3
 put_seed pending-delete-name < <(printf 'sstables-6-7.log')
 put_seed folder-tempdir < <(printf '/var/lib/scylla/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/8.sstable')
 put_seed folder-staging-tempdir < <(printf '/d/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/staging/8.sstable/9.sstable')
+# a folder's real path, NUL, a mount table (fuzz_mounts.c): the host's
+# root and bind mounts of a folder and its parent, a chroot's (no mount at
+# "/"), a container's (test/unit/test_mounts.c has them whole)
+put_seed mounts-host < <(printf '/a/ks\0%s' '46 45 254:0 / / rw,relatime - ext4 /dev/vda rw
+66 46 254:0 /srv/data /a rw,relatime - ext4 /dev/vda rw
+67 46 254:0 /srv /b rw,relatime - ext4 /dev/vda rw
+68 46 254:0 /srv/data /c rw,relatime - ext4 /dev/vda rw
+')
+put_seed mounts-chroot < <(printf '/tmp/bound/data\0%s' '42 27 0:39 / /proc rw - proc proc rw
+50 27 254:0 /var/tmp/ch/tmp/live /tmp/bound rw - ext4 /dev/vda1 rw
+51 27 254:0 /srv/data /srv/other rw - ext4 /dev/vda1 rw
+')
+put_seed mounts-parent < <(printf '/b/data/ks\0%s' '46 45 254:0 / / rw,relatime - ext4 /dev/vda rw
+67 46 254:0 /srv /b rw,relatime - ext4 /dev/vda rw
+')
+put_seed mounts-escaped < <(printf '/mnt/a b/ks\0%s' '46 45 254:0 / / rw - ext4 /dev/vda rw
+70 46 254:0 /data\040x /mnt/a\040b rw - ext4 /dev/vda rw
+')
 # a folder's walked path and real path (fuzz_dir.c, fuzz_place): links named
 # 8.sstable and upload leading to another table, one staying in its table
 put_seed place-tempdir-link < <(printf '/d/ks/a-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/8.sstable\0/d/ks/b-5a1c395e9a9411e8a0e6e9a8e4bb7a4d')
