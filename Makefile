@@ -50,6 +50,7 @@ CORE_SRCS = \
 	src/core/bc_data.c \
 	src/core/bc_filter.c \
 	src/core/bc_health.c \
+	src/core/bc_histogram.c \
 	src/core/bc_index.c \
 	src/core/bc_key_range.c \
 	src/core/bc_keys.c \
@@ -66,6 +67,7 @@ CORE_SRCS = \
 	src/core/bc_sstable_name.c \
 	src/core/bc_statistics.c \
 	src/core/bc_statistics_fields.c \
+	src/core/bc_statistics_stats.c \
 	src/core/bc_status.c \
 	src/core/bc_summary.c \
 	src/core/bc_tick.c \
