@@ -93,6 +93,7 @@ GLUE_SRCS = \
 	src/bloom_health.c \
 	src/bloom_io.c \
 	src/bloom_keys.c \
+	src/bloom_metadata.c \
 	src/bloom_ops.c \
 	src/bloom_probe.c \
 	src/bloom_sstable_dir.c \
@@ -147,6 +148,7 @@ REGRESS = \
 	27_partitions \
 	28_identity \
 	30_contains_each \
+	32_metadata \
 	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 

@@ -398,15 +398,16 @@ bc_stats_parse_stats(bc_stats_cursor *c, const bc_stats_version *sv,
 	bc_status	st;
 
 	bc_stats_flags_of(sv->version, &f);
-	if ((st = bc_stats_read_size_histogram(c, sv, out)) != BC_OK ||
-		(st = bc_stats_read_histogram(c, sv, &out->column_counts, &ignored)) != BC_OK)
+	if ((st = bc_stats_read_size_histogram(c, sv, out)) != BC_OK)
 		return st;
 	/*
 	 * Up to 2.2 the whole component was always read to its end: an error
 	 * there stays one.  From 3.0 on only its first histogram was, and the
 	 * rest refuses only cassandra_metadata (detail_status).
 	 */
-	st = sv->kind == BC_SK_TOC ? parse_stats_21(c, &f, out) : parse_stats_30(c, sv, &f, out);
+	st = bc_stats_read_histogram(c, sv, &out->column_counts, &ignored);
+	if (st == BC_OK)
+		st = sv->kind == BC_SK_TOC ? parse_stats_21(c, &f, out) : parse_stats_30(c, sv, &f, out);
 	if (st != BC_OK && sv->kind == BC_SK_TOC)
 		return st;
 	if (st != BC_OK)
