@@ -90,9 +90,12 @@ type_array(const bc_stats_list *list)
 				ulen;
 
 	while (bc_stats_list_next(&l, &item, &len, &unused, &ulen))
+	{
+		CHECK_FOR_INTERRUPTS();
 		accumArrayResult(abs, PointerGetDatum(cstring_to_text_with_len((const char *) item,
 																	   (int) len)),
 						 false, TEXTOID, CurrentMemoryContext);
+	}
 	return makeArrayResult(abs, CurrentMemoryContext);
 }
 
@@ -170,7 +173,10 @@ clustering_values(const bc_statistics *s, bool max, Datum *d)
 
 		bc_stats_bound_iter_init(&it, s, max ? &s->max_bound : &s->min_bound);
 		while ((st = bc_stats_bound_iter_next(&it, &v, &len, &is_null, &got)) == BC_OK && got)
+		{
+			CHECK_FOR_INTERRUPTS();
 			accum_bytes(abs, v, len, is_null != 0);
+		}
 		if (st != BC_OK)
 			bloom_component_error(st, "Statistics.db", "", NULL, 0);
 	}
@@ -183,7 +189,10 @@ clustering_values(const bc_statistics *s, bool max, Datum *d)
 					ulen;
 
 		while (bc_stats_list_next(&l, &v, &len, &unused, &ulen))
+		{
+			CHECK_FOR_INTERRUPTS();
 			accum_bytes(abs, v, len, false);
+		}
 	}
 	else
 		return false;

@@ -11,6 +11,7 @@
 
 #include "bc_endian.h"
 #include "bc_histogram.h"
+#include "bc_tick.h"
 
 /* the offset stored with entry i, and its count */
 static int64_t
@@ -46,7 +47,10 @@ bc_est_count(const bc_est_histogram *h)
 	uint32_t	i;
 
 	for (i = 0; i + 1 < h->n; i++)
+	{
+		BC_TICK(i);
 		sum += (uint64_t) entry_count(h, i);
+	}
 	return (int64_t) sum;
 }
 
@@ -89,6 +93,7 @@ bc_est_mean(const bc_est_histogram *h)
 	{
 		uint64_t	c = (uint64_t) entry_count(h, i);
 
+		BC_TICK(i);
 		elements += c;
 		sum += c * (uint64_t) entry_offset(h, i + 1);
 	}
@@ -158,6 +163,7 @@ bc_tomb_sum(const bc_tomb_histogram *h, int64_t gc_before)
 		int64_t		p;
 		int32_t		v;
 
+		BC_TICK(i);
 		bc_tomb_bin(h, i, &p, &v);
 		if (p <= b)
 		{

@@ -33,6 +33,7 @@
 #include "bc_private.h"
 #include "bc_statistics_fields.h"
 #include "bc_stats_cursor.h"
+#include "bc_tick.h"
 
 /* printable ASCII, what bloomcass can report as text in any database
  * encoding */
@@ -145,6 +146,7 @@ bc_stats_read_histogram(bc_stats_cursor *c, const bc_stats_version *sv,
 	{
 		uint64_t	bucket = bc_get_be64(c->p + 8);	/* cur_count checked the room */
 
+		BC_TICK(i);
 		c->p += 16;
 		if (bucket > INT64_MAX || (int64_t) bucket > INT64_MAX - sum)
 			return BC_ERR_STATS_HISTOGRAM;
@@ -222,6 +224,7 @@ bc_stats_read_short_list(bc_stats_cursor *c, bc_stats_list *l)
 	{
 		uint16_t	len;
 
+		BC_TICK(i);
 		if ((st = cur_be16(c, &len)) != BC_OK)
 			return st;
 		if ((st = cur_skip(c, len)) != BC_OK)
@@ -376,6 +379,7 @@ read_type_list(bc_stats_cursor *c, int with_names, bc_stats_list *l, int *printa
 		const uint8_t *s;
 		size_t		slen;
 
+		BC_TICK(i);
 		if (with_names && (st = cur_vbytes(c, &s, &slen)) != BC_OK)
 			return st;
 		if ((st = cur_vbytes(c, &s, &slen)) != BC_OK)

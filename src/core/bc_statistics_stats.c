@@ -29,6 +29,7 @@
 #include "bc_cqltype.h"
 #include "bc_statistics_fields.h"
 #include "bc_stats_cursor.h"
+#include "bc_tick.h"
 
 static bc_status
 read_i32(bc_stats_cursor *c, int32_t *v)
@@ -230,6 +231,7 @@ read_bound(bc_stats_cursor *c, bc_statistics *out, bc_stats_bound *b)
 		size_t		len;
 		int			is_null;
 
+		BC_TICK(it.i);
 		if ((st = bc_stats_bound_iter_next(&it, &v, &len, &is_null, &got)) != BC_OK)
 			return st;
 	}
