@@ -50,6 +50,7 @@ CORE_SRCS = \
 	src/core/bc_data.c \
 	src/core/bc_filter.c \
 	src/core/bc_health.c \
+	src/core/bc_histogram.c \
 	src/core/bc_index.c \
 	src/core/bc_index_samples.c \
 	src/core/bc_key_range.c \
@@ -67,6 +68,7 @@ CORE_SRCS = \
 	src/core/bc_sstable_name.c \
 	src/core/bc_statistics.c \
 	src/core/bc_statistics_fields.c \
+	src/core/bc_statistics_stats.c \
 	src/core/bc_status.c \
 	src/core/bc_summary.c \
 	src/core/bc_tick.c \
@@ -95,6 +97,7 @@ GLUE_SRCS = \
 	src/bloom_health.c \
 	src/bloom_io.c \
 	src/bloom_keys.c \
+	src/bloom_metadata.c \
 	src/bloom_ops.c \
 	src/bloom_probe.c \
 	src/bloom_sstable_dir.c \
@@ -152,6 +155,7 @@ REGRESS = \
 	29_file_errors \
 	30_contains_each \
 	31_typed_probes \
+	32_metadata \
 	33_data_dir_links \
 	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress

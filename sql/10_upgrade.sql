@@ -229,6 +229,9 @@ SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
 SELECT 'cassandra_sstable_partitions(text)'::regprocedure;
 SELECT 'bloom_contains_each(bloom, anyarray)'::regprocedure;
 SELECT 'bloom_contains(bloom, "any", text)'::regprocedure, 'bloom_contains_each(bloom, anyarray, text)'::regprocedure;
+SELECT 'cassandra_metadata(bytea, text)'::regprocedure, 'cassandra_sstable_metadata(text)'::regprocedure,
+       'cassandra_metadata_histograms(bytea, text)'::regprocedure,
+       'cassandra_droppable_tombstones(bytea, text, bigint)'::regprocedure;
 SELECT l.lanname AS bloom_import_file_language
 FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE p.oid = 'bloom_import_file(text)'::regprocedure;
 SELECT md5(bloom_send(v.f)) = b.binary_md5 AS view_over_import_same FROM import_view v, import_before b;

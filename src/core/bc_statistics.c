@@ -237,17 +237,19 @@ parse_toc(const uint8_t *data, size_t len, const bc_stats_version *sv,
 		{
 			case BC_MT_VALIDATION:
 				st = bc_stats_parse_validation(&c, out);
+				out->tail[BC_MT_VALIDATION] = (int64_t) (c.end - c.p);
 				break;
 			case BC_MT_STATS:
 				st = bc_stats_parse_stats(&c, sv, out);
 				break;
 			case BC_MT_HEADER:
-				st = bc_stats_parse_header(&c, out);
+				st = bc_stats_parse_header(&c, sv, out);
 				break;
 			default:
-				/* compaction metadata (ancestors, cardinality): not
-				 * reported, not parsed (CompactionMetadataSerializer;
-				 * ScyllaDB's compaction_metadata) */
+				/* ancestors and the cardinality estimator, bounded
+				 * (CompactionMetadataSerializer; ScyllaDB's
+				 * compaction_metadata) */
+				st = bc_stats_parse_compaction(&c, sv, out);
 				break;
 		}
 		if (st != BC_OK)

@@ -32,115 +32,8 @@
 #include "bc_endian.h"
 #include "bc_private.h"
 #include "bc_statistics_fields.h"
-
-static size_t
-cur_left(const bc_stats_cursor *c)
-{
-	return (size_t) (c->end - c->p);
-}
-
-/*
- * The primitives: a field past the end of its component is the readers'
- * EOFException (DataInput.readFully and friends; from 4.0 the component's
- * buffer, DataInputBuffer; ScyllaDB's check_buf_size, "Buffer improperly
- * sized").
- */
-static bc_status
-cur_skip(bc_stats_cursor *c, size_t n)
-{
-	if (n > cur_left(c))
-		return BC_ERR_STATS_TRUNCATED;
-	c->p += n;
-	return BC_OK;
-}
-
-static bc_status
-cur_be16(bc_stats_cursor *c, uint16_t *v)
-{
-	if (cur_left(c) < 2)
-		return BC_ERR_STATS_TRUNCATED;
-	*v = (uint16_t) ((c->p[0] << 8) | c->p[1]);
-	c->p += 2;
-	return BC_OK;
-}
-
-static bc_status
-cur_be32(bc_stats_cursor *c, uint32_t *v)
-{
-	if (cur_left(c) < 4)
-		return BC_ERR_STATS_TRUNCATED;
-	*v = bc_get_be32(c->p);
-	c->p += 4;
-	return BC_OK;
-}
-
-static bc_status
-cur_be64(bc_stats_cursor *c, uint64_t *v)
-{
-	if (cur_left(c) < 8)
-		return BC_ERR_STATS_TRUNCATED;
-	*v = bc_get_be64(c->p);
-	c->p += 8;
-	return BC_OK;
-}
-
-/*
- * A Java int used as a count of elements of at least elem_size bytes.
- * Negative: Cassandra allocates by it and fails (new long[size - 1],
- * new ArrayList<>(n), new HashSet<>(n), new HashMap<>(n):
- * NegativeArraySizeException, IllegalArgumentException); ScyllaDB reads it
- * unsigned and fails at the end of the file.  More elements than fit in
- * what is left: both fail at the end (EOFException, check_buf_size); here
- * refused before reading them.
- */
-static bc_status
-cur_count(bc_stats_cursor *c, size_t elem_size, uint32_t *n)
-{
-	bc_status	st = cur_be32(c, n);
-
-	if (st != BC_OK)
-		return st;
-	if (*n > INT32_MAX)
-		return BC_ERR_STATS_FIELD;
-	if ((uint64_t) *n * elem_size > cur_left(c))
-		return BC_ERR_STATS_TRUNCATED;
-	return BC_OK;
-}
-
-/* an unsigned vint (bc_uvint_decode): VIntCoding.readUnsignedVInt, ScyllaDB's
- * read_vint; cut by the end of the component, EOF */
-static bc_status
-cur_uvint(bc_stats_cursor *c, uint64_t *v)
-{
-	int			extra;
-
-	if (cur_left(c) < 1)
-		return BC_ERR_STATS_TRUNCATED;
-	extra = bc_uvint_extra(c->p[0]);
-	if ((size_t) extra >= cur_left(c))
-		return BC_ERR_STATS_TRUNCATED;
-	*v = bc_uvint_decode(c->p, extra);
-	c->p += 1 + extra;
-	return BC_OK;
-}
-
-/* A vint length followed by that many bytes: ByteBufferUtil.readWithVIntLength
- * (EOF when they are not there), ScyllaDB's disk_string_vint_size. */
-static bc_status
-cur_vbytes(bc_stats_cursor *c, const uint8_t **bytes, size_t *len)
-{
-	uint64_t	n;
-	bc_status	st;
-
-	if ((st = cur_uvint(c, &n)) != BC_OK)
-		return st;
-	if (n > cur_left(c))
-		return BC_ERR_STATS_TRUNCATED;
-	*bytes = c->p;
-	*len = (size_t) n;
-	c->p += n;
-	return BC_OK;
-}
+#include "bc_stats_cursor.h"
+#include "bc_tick.h"
 
 /* printable ASCII, what bloomcass can report as text in any database
  * encoding */
@@ -234,8 +127,9 @@ read_fp_chance(bc_stats_cursor *c, bc_statistics *out)
  * a sum past 2^63 - 1 (which Java's count() would wrap), is no count; no
  * writer writes one (the buckets count partitions).
  */
-static bc_status
-read_histogram(bc_stats_cursor *c, const bc_stats_version *sv, int64_t *total)
+bc_status
+bc_stats_read_histogram(bc_stats_cursor *c, const bc_stats_version *sv,
+						bc_est_histogram *h, int64_t *total)
 {
 	uint32_t	n,
 				i;
@@ -244,12 +138,15 @@ read_histogram(bc_stats_cursor *c, const bc_stats_version *sv, int64_t *total)
 
 	if ((st = cur_count(c, 16, &n)) != BC_OK)
 		return st;
+	h->entries = c->p;
+	h->n = n;
 	if (n < (sv->scylla ? 1u : 2u))
 		return BC_ERR_STATS_HISTOGRAM;
 	for (i = 0; i < n; i++)
 	{
 		uint64_t	bucket = bc_get_be64(c->p + 8);	/* cur_count checked the room */
 
+		BC_TICK(i);
 		c->p += 16;
 		if (bucket > INT64_MAX || (int64_t) bucket > INT64_MAX - sum)
 			return BC_ERR_STATS_HISTOGRAM;
@@ -260,48 +157,57 @@ read_histogram(bc_stats_cursor *c, const bc_stats_version *sv, int64_t *total)
 }
 
 /* the partition size histogram: its count, and where its entries are */
-static bc_status
-read_size_histogram(bc_stats_cursor *c, const bc_stats_version *sv, bc_statistics *out)
+bc_status
+bc_stats_read_size_histogram(bc_stats_cursor *c, const bc_stats_version *sv, bc_statistics *out)
 {
-	const uint8_t *start = c->p;
-	bc_status	st = read_histogram(c, sv, &out->partitions);
+	bc_status	st = bc_stats_read_histogram(c, sv, &out->partition_sizes,
+											 &out->partitions);
 
 	if (st == BC_OK)
 	{
-		out->size_histogram_n = bc_get_be32(start);
-		out->size_histogram = start + 4;
+		out->size_histogram_n = out->partition_sizes.n;
+		out->size_histogram = out->partition_sizes.entries;
 	}
 	return st;
 }
 
 /*
- * StreamingHistogram (tombstone drop times) up to 3.x: BE32 max bin
- * count, BE32 bin count, then per bin a double and a long.  Cassandra's
- * StreamingHistogramSerializer.deserialize takes any max bin count and any
- * bin count it can allocate by (new HashMap<>(size): negative fails), and
- * does not compare them; ScyllaDB's parse of streaming_histogram reads
- * both unsigned and refuses more bins than the maximum ("Streaming
- * histogram with more entries than allowed"), but every version read here
- * with this histogram (ia .. lb) is Cassandra's too: so only the bin count
- * is checked, as a count.
+ * The tombstone drop time histogram: BE32 max bin count, BE32 bin count,
+ * then per bin a double point and a BE64 count (StreamingHistogram up to
+ * 3.x, TombstoneHistogram.LegacyHistogramSerializer from 4.0), or, wide
+ * (hasUIntDeletionTime: oa, da), a BE64 point and a BE32 count
+ * (TombstoneHistogram.HistogramSerializer).  Cassandra's deserializers
+ * take any max bin count and any bin count they can allocate by (new
+ * HashMap<>(size), new DataHolder(size, 1): negative fails), and do not
+ * compare them; ScyllaDB's parse of streaming_histogram reads both
+ * unsigned and refuses more bins than the maximum ("Streaming histogram
+ * with more entries than allowed"), which Cassandra's writers never write
+ * (they write the bin count as the maximum from 4.0): so only the bin
+ * count is checked, as a count of what the component holds.  The points
+ * and counts are read by bc_histogram.c.
  */
-static bc_status
-skip_streaming_histogram(bc_stats_cursor *c)
+bc_status
+bc_stats_read_tombstones(bc_stats_cursor *c, int wide, bc_tomb_histogram *h)
 {
 	uint32_t	n;
+	size_t		bin = wide ? 12 : 16;
 	bc_status	st;
 
 	if ((st = cur_skip(c, 4)) != BC_OK ||
-		(st = cur_count(c, 16, &n)) != BC_OK)
+		(st = cur_count(c, bin, &n)) != BC_OK)
 		return st;
-	return cur_skip(c, (size_t) n * 16);
+	h->bins = c->p;
+	h->n = n;
+	h->wide = wide;
+	return cur_skip(c, (size_t) n * bin);
 }
 
 /* A BE32 count of names, each a BE16 length and its bytes (the min / max
- * column names: new ArrayList<>(colCount), ByteBufferUtil.readWithShortLength;
- * ScyllaDB's disk_array<uint32_t, disk_string<uint16_t>>). */
-static bc_status
-skip_short_names(bc_stats_cursor *c)
+ * column names or clustering values: new ArrayList<>(colCount),
+ * ByteBufferUtil.readWithShortLength; ScyllaDB's
+ * disk_array<uint32_t, disk_string<uint16_t>>). */
+bc_status
+bc_stats_read_short_list(bc_stats_cursor *c, bc_stats_list *l)
 {
 	uint32_t	n,
 				i;
@@ -309,10 +215,16 @@ skip_short_names(bc_stats_cursor *c)
 
 	if ((st = cur_count(c, 2, &n)) != BC_OK)
 		return st;
+	l->p = c->p;
+	l->end = c->end;
+	l->n = n;
+	l->kind = BC_SL_SHORT_BYTES;
+	l->present = 1;
 	for (i = 0; i < n; i++)
 	{
 		uint16_t	len;
 
+		BC_TICK(i);
 		if ((st = cur_be16(c, &len)) != BC_OK)
 			return st;
 		if ((st = cur_skip(c, len)) != BC_OK)
@@ -339,40 +251,89 @@ bc_stats_parse_legacy(bc_stats_cursor *c, const bc_stats_version *sv,
 {
 	int64_t		ignored;
 	uint32_t	nancestors;
+	uint64_t	v;
 	bc_status	st;
 
-	if ((st = read_size_histogram(c, sv, out)) != BC_OK ||
-		(st = read_histogram(c, sv, &ignored)) != BC_OK ||
-		(st = cur_skip(c, 12)) != BC_OK)
+	if ((st = bc_stats_read_size_histogram(c, sv, out)) != BC_OK ||
+		(st = bc_stats_read_histogram(c, sv, &out->column_counts, &ignored)) != BC_OK)
+		return st;
+	out->clog_upper = c->p;
+	if ((st = cur_skip(c, 12)) != BC_OK)
 		return st;
 	/* tracksMinTimestamp: "ib" and later */
-	if (!(sv->version[0] == 'i' && sv->version[1] == 'a') &&
-		(st = cur_skip(c, 8)) != BC_OK)
+	if (!(sv->version[0] == 'i' && sv->version[1] == 'a'))
+	{
+		if ((st = cur_be64(c, &v)) != BC_OK)
+			return st;
+		out->has_min_timestamp = 1;
+		out->min_timestamp = (int64_t) v;
+	}
+	if ((st = cur_be64(c, &v)) != BC_OK)
 		return st;
-	if ((st = cur_skip(c, 8)) != BC_OK)
-		return st;
+	out->has_max_timestamp = 1;
+	out->max_timestamp = (int64_t) v;
 	/* tracksMaxLocalDeletionTime, hasBloomFilterFPChance: "ja" and later */
 	if (sv->kind == BC_SK_LEGACY_20)
 	{
-		if ((st = cur_skip(c, 4)) != BC_OK ||
+		uint32_t	ldt;
+
+		if ((st = cur_be32(c, &ldt)) != BC_OK ||
 			(st = read_fp_chance(c, out)) != BC_OK)
 			return st;
+		bc_stats_set_ldt(&out->has_max_ldt, &out->max_ldt, ldt, 0);
 	}
-	if ((st = cur_skip(c, 8)) != BC_OK ||	/* compression ratio */
-		(st = read_partitioner(c, out)) != BC_OK ||
+	if ((st = cur_be64(c, &v)) != BC_OK)	/* compression ratio */
+		return st;
+	out->has_compression_ratio = 1;
+	memcpy(&out->compression_ratio, &v, sizeof(double));
+	if ((st = read_partitioner(c, out)) != BC_OK ||
 		(st = cur_count(c, 4, &nancestors)) != BC_OK ||
 		(st = cur_skip(c, (size_t) nancestors * 4)) != BC_OK ||
-		(st = skip_streaming_histogram(c)) != BC_OK)
+		(st = bc_stats_read_tombstones(c, 0, &out->tombstones)) != BC_OK)
 		return st;
-	/* tracksMaxMinColumnNames: "ja" and later, after the level */
+	/*
+	 * The level: 2.0 (ja, jb) writes it, then min / max column names
+	 * (tracksMaxMinColumnNames); 1.2 does not write it, but Cassandra 2.0
+	 * writes one into 1.2 files (LeveledManifest.mutateLevel,
+	 * legacySerialize) and its reader takes it when four bytes are left.
+	 */
+	if (sv->kind == BC_SK_LEGACY_20 || cur_left(c) >= 4)
+	{
+		uint32_t	level;
+
+		if ((st = cur_be32(c, &level)) != BC_OK)
+			return st;
+		out->has_level = 1;
+		out->sstable_level = (int32_t) level;
+	}
 	if (sv->kind == BC_SK_LEGACY_20)
 	{
-		if ((st = cur_skip(c, 4)) != BC_OK ||
-			(st = skip_short_names(c)) != BC_OK ||
-			(st = skip_short_names(c)) != BC_OK)
+		if ((st = bc_stats_read_short_list(c, &out->legacy_min)) != BC_OK ||
+			(st = bc_stats_read_short_list(c, &out->legacy_max)) != BC_OK)
 			return st;
 	}
+	out->has_stats_detail = 1;
+	out->tail[BC_MT_STATS] = (int64_t) cur_left(c);
 	return BC_OK;
+}
+
+/*
+ * A local deletion time as the readers take it: signed, Integer.MAX_VALUE
+ * for "no deletion" (Cell.NO_DELETION_TIME before 5.0); or, unsigned
+ * (hasUIntDeletionTime: oa, da), 0xffffffff for "no deletion"
+ * (Cell.deletionTimeUnsignedIntegerToLong, NO_DELETION_TIME_UNSIGNED_INTEGER).
+ * "No deletion" leaves *has at 0: reported as NULL.
+ */
+void
+bc_stats_set_ldt(int *has, int64_t *ldt, uint32_t raw, int uint_time)
+{
+	if (uint_time ? raw == 0xffffffffu : raw == 0x7fffffffu)
+	{
+		*has = 0;
+		return;
+	}
+	*has = 1;
+	*ldt = uint_time ? (int64_t) raw : (int64_t) (int32_t) raw;
 }
 
 /* ValidationMetadata.ValidationMetadataSerializer.deserialize: partitioner
@@ -388,62 +349,6 @@ bc_stats_parse_validation(bc_stats_cursor *c, bc_statistics *out)
 }
 
 /*
- * StatsMetadata.StatsMetadataSerializer.deserialize; ScyllaDB's
- * stats_metadata.  From 3.0 on only its leading histogram is read: the
- * rest changes with every version, bloomcass reports none of it, and the
- * component's bounds (and from 4.0 its CRC) are checked anyway.  Up to 2.2
- * (ka, la, lb) the stats come last in the file, so they are read to their
- * last field to catch a truncated file: the second histogram, the replay
- * position, min and max timestamp, max local deletion time, compression
- * ratio, tombstone histogram, level, repairedAt, min and max column names,
- * hasLegacyCounterShards (readBoolean: any byte, non-zero is true; ScyllaDB
- * reads a byte too) and lb's commit log lower bound (hasCommitLogLowerBound).
- */
-bc_status
-bc_stats_parse_stats(bc_stats_cursor *c, const bc_stats_version *sv,
-					 bc_statistics *out)
-{
-	int64_t		ignored;
-	bc_status	st;
-
-	if ((st = read_size_histogram(c, sv, out)) != BC_OK)
-		return st;
-	if (sv->kind != BC_SK_TOC)
-		return BC_OK;
-	if ((st = read_histogram(c, sv, &ignored)) != BC_OK ||
-		(st = cur_skip(c, 12 + 8 + 8 + 4 + 8)) != BC_OK ||
-		(st = skip_streaming_histogram(c)) != BC_OK ||
-		(st = cur_skip(c, 4 + 8)) != BC_OK ||
-		(st = skip_short_names(c)) != BC_OK ||
-		(st = skip_short_names(c)) != BC_OK ||
-		(st = cur_skip(c, 1)) != BC_OK)
-		return st;
-	if (sv->version[0] == 'l' && sv->version[1] == 'b' &&
-		(st = cur_skip(c, 12)) != BC_OK)
-		return st;
-	return BC_OK;
-}
-
-/*
- * A vint count of elements of at least one byte each: more than are left
- * is the readers' EOF.  A count over 2^31 - 1 is refused as well (5.0 reads
- * it with readUnsignedVInt32, VIntOutOfRangeException; 3.0 - 4.1 cast it to
- * an int, which reads another count, and ScyllaDB reads it unsigned: the
- * readers do not agree on what it means).
- */
-static bc_status
-cur_vcount(bc_stats_cursor *c, uint64_t *n)
-{
-	bc_status	st = cur_uvint(c, n);
-
-	if (st != BC_OK)
-		return st;
-	if (*n > cur_left(c) || *n > INT32_MAX)
-		return BC_ERR_STATS_FIELD;
-	return BC_OK;
-}
-
-/*
  * A vint count of type names (each vint length + name), or of columns
  * (vint length + name bytes, then a type name) when with_names.  The
  * readers parse each type (Cassandra: UTF8Type.compose, TypeParser.parse,
@@ -456,7 +361,7 @@ cur_vcount(bc_stats_cursor *c, uint64_t *n)
  * bounded.
  */
 static bc_status
-skip_type_list(bc_stats_cursor *c, int with_names)
+read_type_list(bc_stats_cursor *c, int with_names, bc_stats_list *l, int *printable)
 {
 	uint64_t	n,
 				i;
@@ -464,27 +369,50 @@ skip_type_list(bc_stats_cursor *c, int with_names)
 
 	if ((st = cur_vcount(c, &n)) != BC_OK)
 		return st;
+	l->p = c->p;
+	l->end = c->end;
+	l->n = (uint32_t) n;
+	l->kind = with_names ? BC_SL_VCOLUMN : BC_SL_VSTRING;
+	l->present = 1;
 	for (i = 0; i < n; i++)
 	{
 		const uint8_t *s;
 		size_t		slen;
 
+		BC_TICK(i);
 		if (with_names && (st = cur_vbytes(c, &s, &slen)) != BC_OK)
 			return st;
 		if ((st = cur_vbytes(c, &s, &slen)) != BC_OK)
 			return st;
+		/* reported as text, as the key type is (below) */
+		if (!is_printable(s, slen))
+			*printable = 0;
 	}
 	return BC_OK;
 }
 
+bc_status
+bc_stats_read_type_list(bc_stats_cursor *c, bc_stats_list *l)
+{
+	int			printable = 1;
+	bc_status	st = read_type_list(c, 0, l, &printable);
+
+	return st == BC_OK && !printable ? BC_ERR_STATS_STRING : st;
+}
+
 /*
  * SerializationHeader.Component (SerializationHeader.Serializer.deserialize;
- * ScyllaDB's serialization_header): encoding stats (three unsigned vints,
- * EncodingStats.Serializer.deserialize: 5.0 reads the last two with
- * readUnsignedVInt32, 3.0 - 4.1 cast them to an int, ScyllaDB keeps 64
- * bits; bloomcass reports none: any value), partition key type,
- * clustering types, static columns, regular columns; types as
- * vint-length UTF-8 strings.
+ * ScyllaDB's serialization_header): encoding stats, partition key type,
+ * clustering types, static columns, regular columns; types as vint-length
+ * UTF-8 strings, column names as vint-length bytes.
+ *
+ * The encoding stats (EncodingStats.Serializer.deserialize) are three
+ * unsigned vints, each the distance from a fixed epoch (2015-09-22
+ * 00:00:00 UTC: TIMESTAMP_EPOCH in microseconds, DELETION_TIME_EPOCH in
+ * seconds, TTL_EPOCH 0), added back as Java adds them: the timestamp in 64
+ * bits, the deletion time and the TTL cast to an int (3.0 - 4.1; 5.0
+ * reads both with readUnsignedVInt32, the deletion time unsigned for oa
+ * and da; ScyllaDB keeps 64 bits).  No reader checks them.
  *
  * The partition key type is reported.  Cassandra parses it with
  * TypeParser.parse (an empty string is BytesType; invalid UTF-8 fails
@@ -492,25 +420,90 @@ skip_type_list(bc_stats_cursor *c, int with_names)
  * accepted, as both do.  Otherwise it must be printable ASCII, which every
  * type name a writer writes is (AbstractType.toString: class names,
  * hex-encoded user type and field names); kept although the readers take
- * more, since bloomcass reports it as text.
+ * more, since bloomcass reports it as text, and so are the clustering and
+ * column types.  The readers parse each type (Cassandra: TypeParser.parse
+ * in SerializationHeader.Serializer.readType; ScyllaDB's db::marshal::
+ * type_parser) against the table's schema, which bloomcass does not have:
+ * the types are reported as written.  Column names are bytes.
  */
-bc_status
-bc_stats_parse_header(bc_stats_cursor *c, bc_statistics *out)
+static int
+bc_stats_uint_time(const bc_stats_version *sv)
 {
-	uint64_t	v;
-	int			i;
+	bc_stats_flags f;
+
+	bc_stats_flags_of(sv->version, &f);
+	return f.uint_time;
+}
+
+#define BC_TIMESTAMP_EPOCH INT64_C(1442880000000000)
+#define BC_DELETION_TIME_EPOCH UINT64_C(1442880000)
+
+bc_status
+bc_stats_parse_header(bc_stats_cursor *c, const bc_stats_version *sv,
+					  bc_statistics *out)
+{
+	uint64_t	ts,
+				ldt,
+				ttl;
+	int			printable = 1;
 	bc_status	st;
 
-	for (i = 0; i < 3; i++)
-		if ((st = cur_uvint(c, &v)) != BC_OK)
-			return st;
+	if ((st = cur_uvint(c, &ts)) != BC_OK ||
+		(st = cur_uvint(c, &ldt)) != BC_OK ||
+		(st = cur_uvint(c, &ttl)) != BC_OK)
+		return st;
+	out->has_encoding_stats = 1;
+	out->enc_min_timestamp = (int64_t) (ts + (uint64_t) BC_TIMESTAMP_EPOCH);
+	bc_stats_set_ldt(&out->has_enc_min_ldt, &out->enc_min_ldt,
+					 (uint32_t) (ldt + BC_DELETION_TIME_EPOCH), bc_stats_uint_time(sv));
+	out->enc_min_ttl = (int32_t) (uint32_t) ttl;
 	if ((st = cur_vbytes(c, &out->key_type, &out->key_type_len)) != BC_OK)
 		return st;
 	if (!is_printable(out->key_type, out->key_type_len))
 		return BC_ERR_STATS_STRING;
-	if ((st = skip_type_list(c, 0)) != BC_OK ||
-		(st = skip_type_list(c, 1)) != BC_OK ||
-		(st = skip_type_list(c, 1)) != BC_OK)
+	if ((st = read_type_list(c, 0, &out->header_clustering, &printable)) != BC_OK ||
+		(st = read_type_list(c, 1, &out->static_columns, &printable)) != BC_OK ||
+		(st = read_type_list(c, 1, &out->regular_columns, &printable)) != BC_OK)
 		return st;
+	/* a type name that cannot be reported refuses only cassandra_metadata */
+	if (!printable && out->detail_status == BC_OK)
+		out->detail_status = BC_ERR_STATS_STRING;
+	out->tail[BC_MT_HEADER] = (int64_t) cur_left(c);
 	return BC_OK;
+}
+
+/*
+ * The next item of a list the parse has bounded (each item was read once
+ * by the parse: the lengths are known to fit).
+ */
+int
+bc_stats_list_next(bc_stats_list *l, const uint8_t **item, size_t *len,
+				   const uint8_t **type, size_t *type_len)
+{
+	bc_stats_cursor c;
+
+	if (!l->present || l->n == 0)
+		return 0;
+	c.p = l->p;
+	c.end = l->end;
+	if (l->kind == BC_SL_SHORT_BYTES)
+	{
+		uint16_t	n;
+
+		if (cur_be16(&c, &n) != BC_OK || n > cur_left(&c))
+			return 0;
+		*item = c.p;
+		*len = n;
+		c.p += n;
+	}
+	else
+	{
+		if (cur_vbytes(&c, item, len) != BC_OK)
+			return 0;
+		if (l->kind == BC_SL_VCOLUMN && cur_vbytes(&c, type, type_len) != BC_OK)
+			return 0;
+	}
+	l->p = c.p;
+	l->n--;
+	return 1;
 }

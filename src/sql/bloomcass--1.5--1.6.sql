@@ -77,3 +77,83 @@ CREATE FUNCTION @extschema@.bloom_contains_each(filter @extschema@.bloom, keys a
 	LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.bloom_contains_each(@extschema@.bloom, anyarray, text) IS
 	'bloom_contains(filter, key, key_type) for every element of keys, in order, with the array''s dimensions; NULL for a NULL element';
+
+------------------------------------------------------------------------------
+-- Everything Statistics.db holds (cassandra_metadata,
+-- cassandra_sstable_metadata, cassandra_metadata_histograms,
+-- cassandra_droppable_tombstones)
+------------------------------------------------------------------------------
+
+-- section: Statistics.db metadata (cassandra_metadata, cassandra_sstable_metadata,
+-- cassandra_metadata_histograms, cassandra_droppable_tombstones)
+-- C: src/bloom_metadata.c
+
+-- One row of every fact of a Statistics.db of the given version, NULL where
+-- the version does not store it (and for the deletion times, where nothing
+-- was deleted).  Times as written: timestamps in microseconds, deletion
+-- times in seconds, TTLs in seconds, repaired_at in milliseconds since
+-- the epoch (0: unrepaired).
+CREATE FUNCTION @extschema@.cassandra_metadata(data bytea, version text,
+	OUT partitioner text, OUT fp_chance float8, OUT partitions bigint,
+	OUT key_type text, OUT min_timestamp bigint, OUT max_timestamp bigint,
+	OUT min_time timestamptz, OUT max_time timestamptz,
+	OUT min_local_deletion_time bigint, OUT max_local_deletion_time bigint,
+	OUT min_ttl bigint, OUT max_ttl bigint, OUT compression_ratio float8,
+	OUT sstable_level integer, OUT repaired_at bigint, OUT pending_repair uuid,
+	OUT is_transient boolean, OUT originating_host_id uuid, OUT total_rows bigint,
+	OUT total_columns_set bigint, OUT has_legacy_counter_shards boolean,
+	OUT token_space_coverage float8, OUT has_partition_level_deletions boolean,
+	OUT commit_log_intervals text, OUT encoding_min_timestamp bigint,
+	OUT encoding_min_local_deletion_time bigint, OUT encoding_min_ttl bigint,
+	OUT clustering_types text[], OUT static_columns jsonb, OUT regular_columns jsonb,
+	OUT min_clustering_values bytea[], OUT max_clustering_values bytea[],
+	OUT first_key bytea, OUT last_key bytea, OUT checksummed boolean)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'cassandra_metadata'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_metadata(bytea, text) IS
+	'every fact of the bytes of a Statistics.db (sstablemetadata''s), NULL where the version does not store it';
+
+-- path: as for cassandra_sstable_keys (the SSTable's prefix or any of its
+-- component files).
+CREATE FUNCTION @extschema@.cassandra_sstable_metadata(path text,
+	OUT partitioner text, OUT fp_chance float8, OUT partitions bigint,
+	OUT key_type text, OUT min_timestamp bigint, OUT max_timestamp bigint,
+	OUT min_time timestamptz, OUT max_time timestamptz,
+	OUT min_local_deletion_time bigint, OUT max_local_deletion_time bigint,
+	OUT min_ttl bigint, OUT max_ttl bigint, OUT compression_ratio float8,
+	OUT sstable_level integer, OUT repaired_at bigint, OUT pending_repair uuid,
+	OUT is_transient boolean, OUT originating_host_id uuid, OUT total_rows bigint,
+	OUT total_columns_set bigint, OUT has_legacy_counter_shards boolean,
+	OUT token_space_coverage float8, OUT has_partition_level_deletions boolean,
+	OUT commit_log_intervals text, OUT encoding_min_timestamp bigint,
+	OUT encoding_min_local_deletion_time bigint, OUT encoding_min_ttl bigint,
+	OUT clustering_types text[], OUT static_columns jsonb, OUT regular_columns jsonb,
+	OUT min_clustering_values bytea[], OUT max_clustering_values bytea[],
+	OUT first_key bytea, OUT last_key bytea, OUT checksummed boolean)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'cassandra_sstable_metadata'
+	LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_sstable_metadata(text) IS
+	'every fact of the Statistics.db of an SSTable on the server (pg_read_binary_file privileges apply)';
+
+-- Every bucket of the partition size and cell count histograms (bound: the
+-- bucket's offset as sstablemetadata prints it; NULL for the last bucket,
+-- which counts what is above every offset) and every bin of the tombstone
+-- drop time histogram (bound: its point, seconds since the epoch).
+CREATE FUNCTION @extschema@.cassandra_metadata_histograms(data bytea, version text)
+	RETURNS TABLE(histogram text, bound bigint, count bigint)
+	AS 'MODULE_PATHNAME', 'cassandra_metadata_histograms'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_metadata_histograms(bytea, text) IS
+	'the partition size, cell count and tombstone drop time histograms of the bytes of a Statistics.db';
+
+-- StatsMetadata.getEstimatedDroppableTombstoneRatio(gc_before), gc_before
+-- in seconds since the epoch (sstablemetadata -g).
+CREATE FUNCTION @extschema@.cassandra_droppable_tombstones(data bytea, version text,
+	gc_before bigint)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'cassandra_droppable_tombstones'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_droppable_tombstones(bytea, text, bigint) IS
+	'the estimated droppable tombstone ratio at gc_before (seconds) of the bytes of a Statistics.db';

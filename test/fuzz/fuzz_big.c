@@ -11,12 +11,97 @@
 #include <string.h>
 
 #include "bc_endian.h"
+#include "bc_histogram.h"
 #include "bc_index.h"
 #include "bc_key_range.h"
 #include "bc_statistics.h"
 #include "bc_status.h"
 #include "bc_summary.h"
 #include "fuzz.h"
+
+/*
+ * What cassandra_metadata and its companions read of a parsed file: every
+ * list item, clustering value, histogram bucket and bin inside the input,
+ * the bounds walked without an error, and the computations finite where
+ * Cassandra's are.
+ */
+static void
+fuzz_metadata(const bc_statistics *s, const uint8_t *d, size_t dl)
+{
+	const bc_stats_list *lists[6];
+	const bc_stats_bound *bounds[2];
+	uint32_t	i;
+	int			k;
+
+	lists[0] = &s->legacy_min;
+	lists[1] = &s->legacy_max;
+	lists[2] = &s->clustering_types;
+	lists[3] = &s->header_clustering;
+	lists[4] = &s->static_columns;
+	lists[5] = &s->regular_columns;
+	if (s->detail_status != BC_OK)
+		return;
+	for (k = 0; k < 6; k++)
+	{
+		bc_stats_list l = *lists[k];
+		const uint8_t *item,
+				   *type = NULL;
+		size_t		len,
+					tlen = 0;
+		uint32_t	n = 0;
+
+		while (bc_stats_list_next(&l, &item, &len, &type, &tlen))
+		{
+			CHECK(inside(item, len, d, dl));
+			if (lists[k]->kind == BC_SL_VCOLUMN)
+				CHECK(inside(type, tlen, d, dl));
+			n++;
+		}
+		CHECK(n == lists[k]->n);
+	}
+	bounds[0] = &s->min_bound;
+	bounds[1] = &s->max_bound;
+	for (k = 0; s->has_bounds && k < 2; k++)
+	{
+		bc_stats_bound_iter it;
+		const uint8_t *v;
+		size_t		len;
+		int			is_null,
+					got = 1;
+		uint32_t	n = 0;
+
+		bc_stats_bound_iter_init(&it, s, bounds[k]);
+		while (got)
+		{
+			CHECK(bc_stats_bound_iter_next(&it, &v, &len, &is_null, &got) == BC_OK);
+			if (got && !is_null)
+				CHECK(inside(v, len, d, dl));
+			n += got;
+		}
+		CHECK(n == bounds[k]->size);
+	}
+	CHECK(inside(s->partition_sizes.entries, (size_t) s->partition_sizes.n * 16, d, dl));
+	if (s->has_stats_detail)
+	{
+		CHECK(inside(s->column_counts.entries, (size_t) s->column_counts.n * 16, d, dl));
+		CHECK(inside(s->tombstones.bins, (size_t) s->tombstones.n * (s->tombstones.wide ? 12 : 16),
+					 d, dl));
+		for (i = 0; i < s->tombstones.n; i++)
+		{
+			int64_t		p;
+			int32_t		c;
+
+			bc_tomb_bin(&s->tombstones, i, &p, &c);
+			CHECK(p >= 0 && p <= INT64_C(4294967294));
+		}
+		(void) bc_droppable_ratio(s, 0);
+		(void) bc_droppable_ratio(s, INT64_C(1) << 40);
+		(void) bc_est_mean(&s->partition_sizes);
+	}
+	if (s->first_key != NULL)
+		CHECK(inside(s->first_key, s->first_key_len, d, dl) &&
+			  inside(s->last_key, s->last_key_len, d, dl));
+}
 
 void
 fuzz_statistics(const uint8_t *data, size_t len)
@@ -61,6 +146,7 @@ fuzz_statistics(const uint8_t *data, size_t len)
 	else
 		CHECK(s.key_type == NULL && s.key_type_len == 0);
 	CHECK(s.checksummed == (fv->stats == SV_CRC));
+	fuzz_metadata(&s, d, dl);
 
 	/* bytes after a component's last field are ignored, as the readers
 	 * do: one byte less is refused or gives the same facts (without CRCs,

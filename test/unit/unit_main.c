@@ -333,6 +333,7 @@ main(int argc, char **argv)
 		{"summary", suite_summary},
 		{"sstable_name", suite_sstable_name},
 		{"statistics", suite_statistics},
+		{"metadata", suite_metadata},
 		{"txn_log", suite_txn_log},
 		{"sstable_dir", suite_sstable_dir},
 		{"health", suite_health},
