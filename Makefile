@@ -39,6 +39,7 @@ CORE_SRCS = \
 	src/core/bc_compression_chunk.c \
 	src/core/bc_compression_dict.c \
 	src/core/bc_cqltype.c \
+	src/core/bc_cqlvalue_common.c \
 	src/core/bc_cqlvalue_json.c \
 	src/core/bc_cqlvalue_number.c \
 	src/core/bc_cqlvalue_parse.c \
