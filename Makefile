@@ -40,6 +40,7 @@ CORE_SRCS = \
 	src/core/bc_compression_dict.c \
 	src/core/bc_cqltype.c \
 	src/core/bc_cqlvalue_common.c \
+	src/core/bc_cqlvalue_common.c \
 	src/core/bc_cqlvalue_json.c \
 	src/core/bc_cqlvalue_number.c \
 	src/core/bc_cqlvalue_parse.c \
@@ -214,6 +215,7 @@ CLIENT_SRCS = \
 	src/client/connect.c \
 	src/client/copy.c \
 	src/client/main.c \
+	src/client/messages.c \
 	src/client/options.c \
 	src/client/params.c \
 	src/client/pipeline.c \
