@@ -15,6 +15,8 @@
 #                                (test/version.sh: it fails when one does not)
 #   make check-recursion         every recursive function is a known, bounded one
 #                                (test/check-recursion.sh; gcc's call graphs)
+#   make check-cycles            no two C files need each other, directly or
+#                                around a loop (test/check-cycles.sh; nm)
 #   make lookup-bench            bytes read by an exact key lookup vs a full Index.db
 #                                scan, on generated SSTables (test/bench/README.md)
 #   bash test/bench/node.sh      node-scale benchmark: 1,000 and 10,000 SSTables
@@ -39,6 +41,7 @@ CORE_SRCS = \
 	src/core/bc_compression_chunk.c \
 	src/core/bc_compression_dict.c \
 	src/core/bc_cqltype.c \
+	src/core/bc_cqlvalue_common.c \
 	src/core/bc_cqlvalue_json.c \
 	src/core/bc_cqlvalue_number.c \
 	src/core/bc_cqlvalue_parse.c \
@@ -217,6 +220,7 @@ CLIENT_SRCS = \
 	src/client/connect.c \
 	src/client/copy.c \
 	src/client/main.c \
+	src/client/messages.c \
 	src/client/options.c \
 	src/client/params.c \
 	src/client/pipeline.c \
@@ -374,7 +378,7 @@ build/tools/scylla-quirks: test/tools/scylla_quirks.c $(TOOL_DEPS)
 tools: build/tools/recompress build/tools/scylla-quirks
 
 .PHONY: unittest unittest-sanitize core-c99 check-symbols check-sources check-version \
-	check-recursion
+	check-recursion check-cycles
 
 # No symbol exported by the library may also be exported by the server:
 # the JIT inliner and the dynamic linker would take one for the other.
@@ -389,6 +393,13 @@ check-symbols: all
 # not) are exactly the known ones, each bounded (src/core/bc_cqltype.h).
 check-recursion:
 	@PG_CONFIG="$(PG_CONFIG)" bash test/check-recursion.sh
+
+# No cycle among the C files of a program: the extension (the core and the
+# glue) and bloomcass-load (the client and its own copy of the core), each
+# from its objects.
+check-cycles: all
+	@bash test/check-cycles.sh $(addprefix extension=,$(OBJS)) \
+		$(addprefix bloomcass-load=,$(CLIENT_OBJS))
 
 unittest: build/unit_tests
 	./build/unit_tests $(UNIT_DATA)

@@ -3,8 +3,7 @@
  * mode: buckets of fixed-size chunks carved from slabs, deduplication in
  * place, the move from one flat bucket to many, and the bulk operations
  * the SQL-callable functions build on (merge, count, write out, fill a
- * filter).  bloom_agg.h describes the layout; the per-row insertion,
- * exact_add, is inline there.
+ * filter).  bloom_agg.h describes the layout.
  */
 #include "postgres.h"
 
@@ -213,15 +212,15 @@ bucket_make_room(ExactState *st, HashBucket *b)
 static void exact_spread(ExactState *st);
 
 /*
- * exact_add when the bucket is full: make room (may spread the state).
- * The one recursion of the glue (see BC_CQL_MAX_DEPTH's comment in
- * bc_cqltype.h): exact_spread adds the flat bucket's hashes back through
- * exact_add, which may call here again; but exact_spread gives the state
- * its buckets before it adds, and only a state without them spreads, so
- * it goes at most one level down.
+ * A full bucket: make room (may spread the state).  The one recursion of
+ * the glue (see BC_CQL_MAX_DEPTH's comment in bc_cqltype.h): exact_spread
+ * adds the flat bucket's hashes back through bloom_exact_add, which may
+ * call here again; but exact_spread gives the state its buckets before it
+ * adds, and only a state without them spreads, so it goes at most one
+ * level down.
  */
-pg_noinline HashBucket *
-bloom_exact_add_room(ExactState *st, HashBucket *b, int64 h1)
+static pg_noinline HashBucket *
+exact_add_room(ExactState *st, HashBucket *b, int64 h1)
 {
 	bucket_make_room(st, b);
 	if (st->buckets == NULL && b->n >= FLAT_MAX)
@@ -233,6 +232,23 @@ bloom_exact_add_room(ExactState *st, HashBucket *b, int64 h1)
 			bucket_make_room(st, b);
 	}
 	return b;
+}
+
+/*
+ * Add one hash: the transition function's per-row path; only a full
+ * bucket calls out.
+ */
+void
+bloom_exact_add(ExactState *st, int64 h1, int64 h2)
+{
+	HashBucket *b = st->buckets ? &st->buckets[bucket_of(h1)] : &st->flat;
+
+	if (unlikely(b->room == 0))
+		b = exact_add_room(st, b, h1);
+	rec_put(b, b->tail, h1, h2);
+	b->tail += b->recsize;
+	b->room--;
+	b->n++;
 }
 
 /*
@@ -284,15 +300,15 @@ exact_append(ExactState *st, const KeyHash *src, uint64 count)
 
 	for (i = 0; i < count; i++)
 	{
-		exact_add(st, src[i].h1, src[i].h2);
+		bloom_exact_add(st, src[i].h1, src[i].h2);
 		if ((i & 0xfffff) == 0xfffff)
 			CHECK_FOR_INTERRUPTS();
 	}
 }
 
 /* Leave the flat layout: move the flat bucket's hashes into buckets.
- * Called once a state (bloom_exact_add_room, bloom_exact_merge_serialized),
- * never from within itself: see bloom_exact_add_room. */
+ * Called once a state (exact_add_room, bloom_exact_merge_serialized),
+ * never from within itself: see exact_add_room. */
 static void
 exact_spread(ExactState *st)
 {

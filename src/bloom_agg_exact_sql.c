@@ -77,7 +77,7 @@ bloom_agg_exact_trans(PG_FUNCTION_ARGS)
 					h2;
 
 		bloom_key_hash_inline(bloom_key_type_inline(fcinfo, 1, NULL), PG_GETARG_DATUM(1), &h1, &h2);
-		exact_add(st, h1, h2);
+		bloom_exact_add(st, h1, h2);
 	}
 	PG_RETURN_POINTER(st);
 }

@@ -41,6 +41,9 @@
 #   make check-symbols         no exported symbol clashes with the server
 #   make check-recursion       every recursive function is a known one,
 #                              bounded (test/check-recursion.sh)
+#   make check-cycles          no two C files of the extension or of
+#                              bloomcass-load need each other, directly or
+#                              around a loop (test/check-cycles.sh)
 #   make unittest              core unit tests
 #   make unittest-sanitize     the same under AddressSanitizer + UBSan
 #   make lookup-bench          exact key lookups in generated BIG SSTables
@@ -335,6 +338,7 @@ fi
 
 simple_stage core-c99 make PG_CONFIG="$PG_CONFIG" core-c99 || true
 tree_stage recursion check-recursion make PG_CONFIG="$PG_CONFIG" check-recursion
+tree_stage cycles check-cycles make PG_CONFIG="$PG_CONFIG" check-cycles
 if [[ $BUILD_OK == yes ]]; then
 	simple_stage symbols make PG_CONFIG="$PG_CONFIG" check-symbols || true
 else

@@ -7,7 +7,8 @@
  * components into a PostgreSQL table, where the extension's parsers fill
  * the columns cassandra_sstables returns.
  *
- *   main.c      the load loop, signals, messages, exit status
+ *   main.c      the load loop, signals, exit status
+ *   messages.c  messages, memory, the stop flag: below every other part
  *   options.c   the command line: --help, --version, the options
  *   connect.c   the connection to the server, the extension check
  *   walk.c      the directory walk: each SSTable as it is found
@@ -410,7 +411,7 @@ PGconn	   *ld_connect(const ld_conn_params *cp);
  * (reported: "run CREATE EXTENSION bloomcass") */
 int			ld_check_extension(PGconn *conn);
 
-/* message helpers (main.c): to stderr, clearing the progress line first */
+/* message helpers (messages.c): to stderr, clearing the progress line first */
 extern ld_progress *ld_current_progress;
 void		ld_error(const char *fmt,...) __attribute__((format(printf, 1, 2)));
 void		ld_info(const char *fmt,...) __attribute__((format(printf, 1, 2)));
@@ -429,6 +430,7 @@ void		ld_messages_print(const char *held);
 void	   *ld_xmalloc(size_t n);
 void	   *ld_xrealloc(void *p, size_t n);
 
+/* set by SIGINT and SIGTERM (main.c's handler): the load stops */
 extern volatile sig_atomic_t ld_stop_requested;
 
 #endif							/* BLOOMCASS_LOAD_H */

@@ -90,7 +90,7 @@ typedef enum bc_cqlkind
  * cycles of the call graphs gcc gives and fails on any not listed there;
  * the calls through pointers are to readers and walk callbacks, which
  * never call back), save one bounded by construction: bloom_agg_exact.c's move of an exact state from one
- * bucket to many, which adds the hashes back through exact_add and
+ * bucket to many, which adds the hashes back through bloom_exact_add and
  * happens once a state.  The walks of a trie (bc_trie.c, bc_trie_keys.c)
  * and of a directory tree (bc_walk.c) are loops over a stack of frames in
  * an array, bounded by BC_TRIE_MAX_DEPTH and BC_WALK_MAX_DEPTH.

@@ -4,7 +4,8 @@
  * bytes (bc_cqlvalue_parse.c), under a marshal type (bc_cqltype.h).  The
  * scalar formats and scans they share are bc_cqlvalue_scalar.c and
  * bc_cqlvalue_scan.c; the output sink, with its escaping layers,
- * bc_cqlvalue_sink.c.
+ * bc_cqlvalue_sink.c; the small pieces all of them use (the containers'
+ * framing, hex, digits), bc_cqlvalue_common.c, which uses none of them.
  *
  * The text is Cassandra's AbstractType.getString (what sstabledump prints
  * for a partition key, and what nodetool getsstables and sstabledump -k
@@ -114,8 +115,10 @@ bc_status	bc_cql_scalar_parse(bc_cqlkind kind, char *s, size_t n,
 /* 1 when p[0 .. n) is well-formed UTF-8 (no surrogates, at most U+10FFFF) */
 int			bc_cql_utf8_valid(const uint8_t *p, size_t n);
 
-/* [0x]hex s[0 .. n) into out; 0 when it is not hex (bc_cqlvalue_parse.c) */
+/* [0x]hex s[0 .. n) into out; 0 when it is not hex; a hex digit's value,
+ * -1 for another character (bc_cqlvalue_common.c) */
 int			bc_cql_parse_hex(const char *s, size_t n, bc_cqlsink *out);
+int			bc_cql_hexval(char c);
 
 /* p[0 .. n) as lower-case hex, after 0x when prefix */
 void		bc_cql_put_hex(bc_cqlsink *out, const uint8_t *p, size_t n, int prefix);
@@ -129,7 +132,7 @@ void		bc_cql_put_java_fp(bc_cqlsink *out, double v, int is_float);
 
 /*
  * The framing of the container types, shared by the text, JSON and parse
- * so that all three accept the same bytes (bc_cqlvalue_text.c).  Each
+ * so that all three accept the same bytes (bc_cqlvalue_common.c).  Each
  * reads the part at *pos of p[0 .. len) and moves *pos past it.
  *
  * A composite component: BE16 length, the value, an end-of-component
@@ -153,8 +156,9 @@ bc_status	bc_cql_element(const uint8_t *p, size_t len, size_t *pos,
 bc_status	bc_cql_value_json(const bc_cqltype *t, int node, int depth, const uint8_t *p,
 							  size_t len, uint32_t *work, bc_cqlsink *out, bc_cqlerr *err);
 
-/* bc_cqlvalue_scan.c's helpers: a syntax error of kind; digits only in
- * [0, max]; [+-]digits in [min, max]; v big-endian in bytes bytes */
+/* the scanners' helpers (bc_cqlvalue_common.c): a syntax error of kind;
+ * digits only in [0, max]; [+-]digits in [min, max]; v big-endian in
+ * bytes bytes */
 bc_status	bc_cql_bad(bc_cqlerr *err, bc_cqlkind kind, const char *what);
 int			bc_cql_is_digit(char c);
 int			bc_cql_digits_value(const char *s, size_t n, uint64_t max, uint64_t *v);

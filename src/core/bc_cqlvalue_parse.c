@@ -179,39 +179,6 @@ parse_tuple(const bc_cqltype *t, int node, int depth, char *s, size_t n, bc_cqls
 	}
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-int
-bc_cql_parse_hex(const char *s, size_t n, bc_cqlsink *out)
-{
-	size_t		i;
-
-	if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2, n -= 2;
-	if (n % 2 != 0)
-		return 0;
-	for (i = 0; i < n; i += 2)
-	{
-		int			hi = hexval(s[i]),
-					lo = hexval(s[i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return 0;
-		bc_cqlsink_putc(out, (char) (hi << 4 | lo));
-	}
-	return 1;
-}
-
 static bc_status
 parse_value(const bc_cqltype *t, int node, int depth, char *s, size_t n, bc_cqlsink *out,
 			bc_cqlerr *err)
@@ -246,8 +213,8 @@ parse_value(const bc_cqltype *t, int node, int depth, char *s, size_t n, bc_cqls
 										 bc_cqlkind_name(nd->kind));
 				for (; i < n; i += 2)
 				{
-					int			hi = hexval(s[i]),
-								lo = hexval(s[i + 1]);
+					int			hi = bc_cql_hexval(s[i]),
+								lo = bc_cql_hexval(s[i + 1]);
 
 					if (hi < 0 || lo < 0)
 						return bc_cqlerr_set(err, BC_ERR_CQL_SYNTAX,

@@ -35,64 +35,6 @@
 #include "bc_cqlvalue.h"
 #include "bc_keys.h"
 
-bc_status
-bc_cql_bad(bc_cqlerr *err, bc_cqlkind kind, const char *what)
-{
-	return bc_cqlerr_set(err, BC_ERR_CQL_SYNTAX, "%s: %s", bc_cqlkind_name(kind), what);
-}
-
-int
-bc_cql_is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* digits s[0 .. n) (n >= 1, digits only) as a value up to max; 0 when
- * out of range */
-int
-bc_cql_digits_value(const char *s, size_t n, uint64_t max, uint64_t *v)
-{
-	size_t		i;
-
-	*v = 0;
-	for (i = 0; i < n; i++)
-	{
-		if (!bc_cql_is_digit(s[i]))
-			return 0;
-		if (*v > (max - (uint64_t) (s[i] - '0')) / 10)
-			return 0;
-		*v = *v * 10 + (uint64_t) (s[i] - '0');
-	}
-	return n > 0;
-}
-
-/* [+-]digits in [min, max]; 0 when not */
-int
-bc_cql_scan_int(const char *s, size_t n, int64_t min, int64_t max, int64_t *v)
-{
-	int			neg = 0;
-	uint64_t	u;
-
-	if (n > 0 && (s[0] == '+' || s[0] == '-'))
-	{
-		neg = s[0] == '-';
-		s++, n--;
-	}
-	if (!bc_cql_digits_value(s, n, neg ? (uint64_t) 0 - (uint64_t) min : (uint64_t) max, &u))
-		return 0;
-	*v = neg ? (int64_t) ((uint64_t) 0 - u) : (int64_t) u;
-	return 1;
-}
-
-void
-bc_cql_put_be(bc_cqlsink *out, uint64_t v, int bytes)
-{
-	int			i;
-
-	for (i = bytes - 1; i >= 0; i--)
-		bc_cqlsink_putc(out, (char) (v >> (8 * i)));
-}
-
 /* dotted IPv4 s[0 .. n) into a[0 .. 4) */
 static int
 scan_ipv4(const char *s, size_t n, uint8_t *a)

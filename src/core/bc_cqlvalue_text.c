@@ -1,7 +1,7 @@
 /*
  * bc_cqlvalue_text.c - a partition key's bytes as the text Cassandra's
- * AbstractType.getString gives (sstabledump's key), and the framing of
- * the container types that the text, JSON and parse share.
+ * AbstractType.getString gives (sstabledump's key); the framing of the
+ * container types is bc_cqlvalue_common.c's.
  *
  *   CompositeType    components joined with ':', each escaped
  *                    (AbstractCompositeType.getString and escape): \: for
@@ -21,97 +21,6 @@
  *                    checking that the bytes are a collection of the type.
  */
 #include "bc_cqlvalue.h"
-
-bc_status
-bc_cql_composite_part(const uint8_t *p, size_t len, size_t *pos, int i, int nparams,
-					  const uint8_t **v, size_t *vlen, int *eoc, bc_cqlerr *err)
-{
-	size_t		n;
-
-	if (i >= nparams)
-		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE,
-							 "CompositeType: more than its %d components", nparams);
-	if (len - *pos < 2)
-		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE,
-							 "CompositeType: component %d ends inside its length", i + 1);
-	n = BC_CQL_BE16(p + *pos);
-	if (len - *pos - 2 < n + 1)
-		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE,
-							 "CompositeType: component %d of %lu bytes runs past the key",
-							 i + 1, (unsigned long) n);
-	*v = p + *pos + 2;
-	*vlen = n;
-	*eoc = p[*pos + 2 + n];
-	*pos += 3 + n;
-	if (*eoc != 0 && ((*eoc != 1 && *eoc != 0xff) || *pos != len))
-		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE,
-							 "CompositeType: end-of-component byte 0x%02x after component %d",
-							 *eoc, i + 1);
-	return BC_OK;
-}
-
-bc_status
-bc_cql_field_part(const uint8_t *p, size_t len, size_t *pos, int i,
-				  const uint8_t **v, size_t *vlen, bc_cqlerr *err)
-{
-	uint32_t	n;
-
-	if (len - *pos < 4)
-		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "field %d ends inside its length", i + 1);
-	n = BC_CQL_BE32(p + *pos);
-	*pos += 4;
-	if (n == 0xffffffffu)
-	{
-		*v = NULL;
-		*vlen = 0;
-		return BC_OK;
-	}
-	if (n > len - *pos)
-		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "field %d of %lu bytes runs past the value",
-							 i + 1, (unsigned long) n);
-	*v = p + *pos;
-	*vlen = n;
-	*pos += n;
-	return BC_OK;
-}
-
-bc_status
-bc_cql_collection_count(const bc_cqltype *t, int node, const uint8_t *p, size_t len,
-						size_t *pos, uint32_t *count, bc_cqlerr *err)
-{
-	const char *name = bc_cqlkind_name(t->node[node].kind);
-
-	if (len - *pos < 4)
-		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "%s: %lu bytes, no element count", name,
-							 (unsigned long) (len - *pos));
-	*count = BC_CQL_BE32(p + *pos);
-	*pos += 4;
-	/* each element takes at least its 4-byte length */
-	if (*count > (len - *pos) / 4)
-		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "%s: %lu elements cannot fit in %lu bytes",
-							 name, (unsigned long) *count, (unsigned long) (len - *pos));
-	return BC_OK;
-}
-
-bc_status
-bc_cql_element(const uint8_t *p, size_t len, size_t *pos, const uint8_t **v, size_t *vlen,
-			   bc_cqlerr *err)
-{
-	uint32_t	n;
-
-	if (len - *pos < 4)
-		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "a collection element ends inside its length");
-	n = BC_CQL_BE32(p + *pos);
-	*pos += 4;
-	if (n > len - *pos)
-		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "a collection element of %ld bytes %s",
-							 (long) (int32_t) n, (int32_t) n < 0 ? "(null) in a collection" :
-							 "runs past the value");
-	*v = p + *pos;
-	*vlen = n;
-	*pos += n;
-	return BC_OK;
-}
 
 /* the text of a value of node, depth levels down (the root 1): recursive,
  * one level a call, bounded by BC_CQL_MAX_DEPTH (bc_cqltype.h) */
