@@ -58,6 +58,7 @@ CORE_SRCS = \
 	src/core/bc_index_samples.c \
 	src/core/bc_key_range.c \
 	src/core/bc_keys.c \
+	src/core/bc_keys_number.c \
 	src/core/bc_lookup.c \
 	src/core/bc_mounts.c \
 	src/core/bc_murmur3.c \
@@ -100,6 +101,7 @@ GLUE_SRCS = \
 	src/bloom_health.c \
 	src/bloom_io.c \
 	src/bloom_keys.c \
+	src/bloom_keys_sql.c \
 	src/bloom_metadata.c \
 	src/bloom_ops.c \
 	src/bloom_probe.c \

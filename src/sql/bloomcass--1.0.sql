@@ -63,7 +63,7 @@ COMMENT ON FUNCTION @extschema@.bloom_ne(@extschema@.bloom, @extschema@.bloom) I
 
 ------------------------------------------------------------------------------
 -- Hashing and keys
--- C: src/bloom_keys.c
+-- C: src/bloom_keys_sql.c
 ------------------------------------------------------------------------------
 
 CREATE FUNCTION @extschema@.cassandra_murmur3(key anyelement, OUT h1 bigint, OUT h2 bigint)

@@ -1,5 +1,5 @@
 /*
- * fuzz_keys.c - key serialization (bc_keys.c):
+ * fuzz_keys.c - key serialization (bc_keys.c, bc_keys_number.c):
  *
  *   - the input as varint and decimal text (bc_ser_varint_text,
  *     bc_ser_decimal_text) against a model of BigInteger(String) and
@@ -18,7 +18,7 @@
 /* Composite components at most (the rest stays in the last one). */
 #define FUZZ_MAX_COMPONENTS 256
 
-/* Mirrors of bc_keys.c's limits (not in the header). */
+/* Mirrors of bc_keys_number.c's and bc_keys.c's limits (not in the header). */
 #define REF_MAX_NUMBER_DIGITS (131072 + 16383)
 #define REF_MAX_KEY_BYTES 65535
 
