@@ -47,9 +47,13 @@ done
 # the exit statuses: "Exit status: 0 ..., 1 ..., 2 ..." in --help
 mapfile -t codes < <(sed -n '/^Exit status/,$p' <<<"$help" | grep -Eo '(^|[:,] )[0-9] ' | grep -Eo '[0-9]' | sort -u)
 ((${#codes[@]} > 0)) || problem "bloomcass-load --help gives no exit status"
-exits=$(sed -n '/^EXIT STATUS/,/^[A-Z]/p' <<<"$text")
+# read from the page's source (.SH EXIT STATUS, each status a .TP tag
+# ".B N"): how groff lays a tagged paragraph out differs between releases
+exits=$(awk '/^\.SH / { in_exit = ($0 ~ /^\.SH "?EXIT STATUS"?$/); next }
+	in_exit && prev == ".TP" && /^\.B [0-9]+$/ { print $2 }
+	{ prev = $0 }' "$PAGE")
 for c in "${codes[@]}"; do
-	grep -Eq "^ +$c( |\$)" <<<"$exits" || problem "exit status $c: in --help, not in the EXIT STATUS section"
+	grep -qx "$c" <<<"$exits" || problem "exit status $c: in --help, not in the EXIT STATUS section"
 done
 
 if ((fail)); then
