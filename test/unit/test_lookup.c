@@ -3,7 +3,8 @@
  * key of every real SSTable of test/data/sstables with an Index.db is
  * found, keys next to them are not, through the Summary.db search where
  * the partitioner's order is known and through a scan of Index.db where it
- * is not; what a lookup reads stays within one sampling interval; the
+ * is not (of an SSTable of more than SAMPLE_ABOVE keys, one in
+ * SAMPLE_EVERY, as each such lookup reads the whole file); what a lookup reads stays within one sampling interval; the
  * partitioners' key order against Index.db's own order (their names and
  * crafted keys in test_partitioner.c).
  */
@@ -18,17 +19,38 @@
 #include "unit.h"
 #include "unit_sstables.h"
 
-/* whether key is one of the entries' */
+/* the entries' keys by length, then bytes: has_entry's binary search */
 static int
-has_entry(const unit_entries *kl, const uint8_t *key, size_t len)
+cmp_key(const void *a, const void *b)
 {
-	size_t		i;
+	const bc_index_entry *x = a,
+			   *y = b;
 
-	for (i = 0; i < kl->n; i++)
-		if (kl->e[i].key_len == len && (len == 0 || memcmp(kl->e[i].key, key, len) == 0))
-			return 1;
-	return 0;
+	if (x->key_len != y->key_len)
+		return x->key_len < y->key_len ? -1 : 1;
+	return x->key_len == 0 ? 0 : memcmp(x->key, y->key, x->key_len);
 }
+
+/* whether key is one of the entries' (sorted: by_key, n of them) */
+static int
+has_entry(const bc_index_entry *by_key, size_t n, const uint8_t *key, size_t len)
+{
+	bc_index_entry probe;
+
+	memset(&probe, 0, sizeof(probe));
+	probe.key = key;
+	probe.key_len = len;
+	return n > 0 && bsearch(&probe, by_key, n, sizeof(*by_key), cmp_key) != NULL;
+}
+
+/*
+ * Keys of an SSTable larger than this are looked up one in SAMPLE_EVERY
+ * (and the last) in the passes that scan Index.db from its start, which
+ * cost the whole file per lookup; every key in the pass that searches
+ * Summary.db.
+ */
+#define SAMPLE_ABOVE 1024
+#define SAMPLE_EVERY 16
 
 typedef struct counts
 {
@@ -53,6 +75,7 @@ check_sstable(const char *what, const char *version, const char *partitioner,
 			  const uint8_t *summary, size_t summary_len, counts *cnt)
 {
 	unit_entries kl = {0, 0, NULL};
+	bc_index_entry *by_key = NULL;
 	uint64_t	n;
 	bc_status	st;
 	bc_partitioner p = bc_partitioner_of(partitioner, strlen(partitioner));
@@ -68,6 +91,10 @@ check_sstable(const char *what, const char *version, const char *partitioner,
 	CHECK(st == BC_OK, "%s: Index.db: %s", what, bc_status_message(st));
 	if (st != BC_OK)
 		goto out;
+	by_key = malloc(sizeof(*by_key) * (kl.n > 0 ? kl.n : 1));
+	if (kl.n > 0)
+		memcpy(by_key, kl.e, sizeof(*by_key) * kl.n);
+	qsort(by_key, kl.n, sizeof(*by_key), cmp_key);
 	if (summary != NULL &&
 		bc_summary_parse(version, 2, summary, summary_len, &sum) == BC_OK)
 		interval = (uint64_t) sum.min_index_interval * 128 / (uint64_t) sum.sampling_level;
@@ -110,6 +137,8 @@ check_sstable(const char *what, const char *version, const char *partitioner,
 						k;
 			size_t		len = kl.e[i].key_len;
 
+			if (pass > 0 && kl.n > SAMPLE_ABOVE && i % SAMPLE_EVERY != 0 && i != kl.n - 1)
+				continue;
 			/* the key itself, then keys next to it */
 			for (k = 0; k < 4; k++)
 			{
@@ -134,7 +163,7 @@ check_sstable(const char *what, const char *version, const char *partitioner,
 				cnt->lookups++;
 				if (k == 0 && !found)
 					all_found = 0;
-				if (found != has_entry(&kl, probe, plen))
+				if (found != has_entry(by_key, kl.n, probe, plen))
 					all_right = 0;
 				if (k > 0 && !found)
 					cnt->absent++;
@@ -172,6 +201,7 @@ check_sstable(const char *what, const char *version, const char *partitioner,
 	}
 out:
 	free(kl.e);
+	free(by_key);
 	free(scratch);
 	free(probe);
 }
