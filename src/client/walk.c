@@ -170,35 +170,46 @@ walk_list(void *arg, bc_walk *bw, const char *dir, int root)
 	return 1;
 }
 
+/*
+ * A log of the walk (kind: "transaction log", "pending_delete log"),
+ * opened when it is a regular file (a FIFO would block the open:
+ * bc_open.h), its size in *size; NULL after the warning that its SSTables
+ * are taken as live.
+ */
+static FILE *
+open_log(walker *w, const char *path, const char *kind, int64_t *size)
+{
+	FILE	   *f = NULL;
+	int			fd;
+	const char *what;
+	bc_open_status st;
+
+	st = bc_open_regular(path, bc_open_posix, bc_close_posix, NULL, &fd, size, &what);
+	if (st == BC_OPEN_OK && (f = fdopen(fd, "rb")) == NULL)
+		close(fd);
+	if (f == NULL && w->report)
+	{
+		ld_error("skipping %s %s: %s%s (the SSTables it names are taken as live)",
+				 kind, path, st == BC_OPEN_NOT_REGULAR ? "it is not a regular file: it is " : "",
+				 st == BC_OPEN_NOT_REGULAR ? what : strerror(errno));
+		(*w->warnings)++;
+	}
+	return f;
+}
+
 /* a transaction log, whole (as read_txn_log on the server) */
 static char *
 walk_read_log(void *arg, const char *path, size_t max, size_t *len)
 {
 	walker	   *w = arg;
-	FILE	   *f = NULL;
+	FILE	   *f;
 	char	   *data;
 	size_t		got;
-	int			fd;
 	int64_t		size;
-	const char *kind;
-	bc_open_status st;
 
 	*len = 0;
-	/* a regular file only: a FIFO would block the open (bc_open.h) */
-	st = bc_open_regular(path, bc_open_posix, bc_close_posix, NULL, &fd, &size, &kind);
-	if (st == BC_OPEN_OK && (f = fdopen(fd, "rb")) == NULL)
-		close(fd);
-	if (f == NULL)
-	{
-		if (w->report)
-		{
-			ld_error("skipping transaction log %s: %s%s (the SSTables it names are taken as live)",
-					 path, st == BC_OPEN_NOT_REGULAR ? "it is not a regular file: it is " : "",
-					 st == BC_OPEN_NOT_REGULAR ? kind : strerror(errno));
-			(*w->warnings)++;
-		}
+	if ((f = open_log(w, path, "transaction log", &size)) == NULL)
 		return NULL;
-	}
 	data = ld_xmalloc(max + 1);
 	while ((got = fread(data + *len, 1, max + 1 - *len, f)) > 0)
 		*len += got;
@@ -229,30 +240,15 @@ walk_read_pieces(void *arg, const char *path, size_t max,
 				 void (*piece) (void *parg, const char *bytes, size_t n), void *parg)
 {
 	walker	   *w = arg;
-	FILE	   *f = NULL;
+	FILE	   *f;
 	char	   *buf;
 	size_t		got,
 				total = 0;
-	int			fd;
 	int64_t		size;
-	const char *kind;
 	const char *why = NULL;
-	bc_open_status st;
 
-	st = bc_open_regular(path, bc_open_posix, bc_close_posix, NULL, &fd, &size, &kind);
-	if (st == BC_OPEN_OK && (f = fdopen(fd, "rb")) == NULL)
-		close(fd);
-	if (f == NULL)
-	{
-		if (w->report)
-		{
-			ld_error("skipping pending_delete log %s: %s%s (the SSTables it names are taken as live)",
-					 path, st == BC_OPEN_NOT_REGULAR ? "it is not a regular file: it is " : "",
-					 st == BC_OPEN_NOT_REGULAR ? kind : strerror(errno));
-			(*w->warnings)++;
-		}
+	if ((f = open_log(w, path, "pending_delete log", &size)) == NULL)
 		return -1;
-	}
 	buf = ld_xmalloc(PENDING_PIECE);
 	if (size < 0 || (uint64_t) size > max)
 		why = "larger than 64 MB";

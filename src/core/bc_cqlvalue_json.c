@@ -12,16 +12,6 @@
  */
 #include "bc_cqlvalue.h"
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return c - 'A' + 10;		/* the type parser checked the digits */
-}
-
 /* a UDT field's name, from its hex, into a JSON string (at most 1024
  * bytes: longer names than any schema has are refused) */
 static bc_status
@@ -35,7 +25,7 @@ put_field_name(bc_cqlsink *out, const bc_cqlnode *f, bc_cqlerr *err)
 		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "UserType: a field name of %lu bytes",
 							 (unsigned long) n);
 	for (i = 0; i < n; i++)
-		buf[i] = (uint8_t) (hexval(f->name[2 * i]) << 4 | hexval(f->name[2 * i + 1]));
+		buf[i] = (uint8_t) (bc_cql_hexval(f->name[2 * i]) << 4 | bc_cql_hexval(f->name[2 * i + 1]));
 	if (!bc_cql_utf8_valid(buf, n))
 		return bc_cqlerr_set(err, BC_ERR_CQL_VALUE, "UserType: a field name is not UTF-8");
 	bc_cqlsink_put(out, (const char *) buf, n);

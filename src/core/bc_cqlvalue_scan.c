@@ -58,18 +58,6 @@ scan_ipv4(const char *s, size_t n, uint8_t *a)
 	return i == n;
 }
 
-static int
-hexdig(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* IPv6 text into a[0 .. 16) */
 static int
 scan_ipv6(const char *s, size_t n, uint8_t *a)
@@ -91,8 +79,8 @@ scan_ipv6(const char *s, size_t n, uint8_t *a)
 		size_t		b = i;
 		unsigned	v = 0;
 
-		while (i < n && hexdig(s[i]) >= 0 && i - b < 4)
-			v = v * 16 + (unsigned) hexdig(s[i++]);
+		while (i < n && bc_cql_hexval(s[i]) >= 0 && i - b < 4)
+			v = v * 16 + (unsigned) bc_cql_hexval(s[i++]);
 		if (i < n && s[i] == '.' && ng <= 6)
 		{
 			uint8_t		v4[4];
@@ -174,7 +162,7 @@ scan_uuid(bc_cqlkind kind, const char *s, size_t n, bc_cqlsink *out, bc_cqlerr *
 		return bc_cql_bad(err, kind, "expected 8-4-4-4-12 hex digits");
 	for (i = 0; i < 36; i++)
 	{
-		int			h = hexdig(s[i]);
+		int			h = bc_cql_hexval(s[i]);
 
 		if (i == 8 || i == 13 || i == 18 || i == 23)
 		{
