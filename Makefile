@@ -335,22 +335,22 @@ endif
 # ---------------------------------------------------------------------------
 # Core unit tests: plain C, no PostgreSQL headers
 # ---------------------------------------------------------------------------
-UNIT_SRCS = $(sort $(wildcard test/unit/*.c))
+UNIT_SRCS = $(sort $(wildcard test/unit/*.c)) test/lib/bytebuf.c
 UNIT_CC ?= cc
 UNIT_WARN = -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -pedantic
 UNIT_DATA ?= test/data
 # one compiler run for all sources: it depends on every header they may include
-UNIT_DEPS = $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h test/unit/*.h)
+UNIT_DEPS = $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h test/unit/*.h) test/lib/bytebuf.h
 
 build/unit_tests: $(UNIT_DEPS)
 	@mkdir -p build
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/unit -Itest/lib -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
 
 build/unit_tests_san: $(UNIT_DEPS)
 	@mkdir -p build
 	$(UNIT_CC) $(UNIT_WARN) -O1 -g -fno-omit-frame-pointer \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
-		-Isrc/core -Itest/unit -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
+		-Isrc/core -Itest/unit -Itest/lib -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
 
 # ---------------------------------------------------------------------------
 # Test data tools (test/tools/README.md): copies of the real SSTables with
@@ -363,17 +363,18 @@ TOOL_SRCS = \
 	test/tools/recompress.c \
 	test/tools/scylla_quirks.c \
 	test/tools/tool_io.c
-TOOL_DEPS = $(CORE_SRCS) $(wildcard src/core/*.h) test/tools/tool_io.c test/tools/tool_io.h
+TOOL_DEPS = $(CORE_SRCS) $(wildcard src/core/*.h) test/tools/tool_io.c test/tools/tool_io.h \
+	test/lib/bytebuf.c test/lib/bytebuf.h
 
 build/tools/recompress: test/tools/recompress.c test/tools/chunk_codec.c test/tools/chunk_codec.h \
 		test/tools/dict_trailer.c test/tools/dict_trailer.h $(TOOL_DEPS)
 	@mkdir -p build/tools
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -o $@ $< test/tools/chunk_codec.c test/tools/dict_trailer.c \
-		test/tools/tool_io.c $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -Itest/lib -o $@ $< test/tools/chunk_codec.c test/tools/dict_trailer.c \
+		test/tools/tool_io.c test/lib/bytebuf.c $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
 
 build/tools/scylla-quirks: test/tools/scylla_quirks.c $(TOOL_DEPS)
 	@mkdir -p build/tools
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -o $@ $< test/tools/tool_io.c \
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -Itest/lib -o $@ $< test/tools/tool_io.c test/lib/bytebuf.c \
 		$(CORE_SRCS) $(COMPRESSION_LIBS) -lm
 
 .PHONY: tools

@@ -121,15 +121,8 @@ void	   *fuzz_alloc(void *arg, size_t size);
 #define FUZZ_NCOMPRESSORS 7
 
 /* a growable buffer; free d */
-typedef struct fuzz_buf
-{
-	uint8_t    *d;
-	size_t		n,
-				cap;
-} fuzz_buf;
-
-void		fuzz_put(fuzz_buf *b, const void *p, size_t n);
-void		fuzz_put_be(fuzz_buf *b, uint64_t v, int bytes);
+/* a growable buffer of bytes (test/lib/bytebuf.h) */
+#include "bytebuf.h"
 
 /* CompressionInfo.db has the max compressed length: na .. oa, da, bb */
 int			fuzz_has_max_length(const char *version);
@@ -144,7 +137,7 @@ uint32_t	fuzz_chunk_checksum(const char *version, const uint8_t *p, size_t n);
  * order, or reversed), the chunk length, the max compressed length where
  * the version has it, the data length and the chunks' offsets.
  */
-void		fuzz_write_info(fuzz_buf *ci, const char *version, bc_compressor c,
+void		fuzz_write_info(bytebuf *ci, const char *version, bc_compressor c,
 							const uint8_t *dict, size_t dict_len, int reversed,
 							int32_t chunk_len, int32_t max_len, uint64_t data_len,
 							const uint64_t *offsets, size_t nchunks);

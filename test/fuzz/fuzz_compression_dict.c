@@ -280,23 +280,23 @@ check_parse(const char *v, const uint8_t *info, size_t ilen, const uint8_t *db, 
 
 /* CompressionInfo.db as trunk's writer writes it, with the trailer */
 static void
-write_info(fuzz_buf *b, int32_t chunk, int32_t max_len, uint64_t data_len,
+write_info(bytebuf *b, int32_t chunk, int32_t max_len, uint64_t data_len,
 		   const uint8_t *offsets, size_t nchunks, int64_t id, const uint8_t *dict,
 		   size_t dict_len)
 {
-	fuzz_put_be(b, sizeof(zdc) - 1, 2);
-	fuzz_put(b, zdc, sizeof(zdc) - 1);
-	fuzz_put_be(b, 0, 4);
-	fuzz_put_be(b, (uint64_t) chunk, 4);
-	fuzz_put_be(b, (uint64_t) (uint32_t) max_len, 4);
-	fuzz_put_be(b, data_len, 8);
-	fuzz_put_be(b, nchunks, 4);
-	fuzz_put(b, offsets, 8 * nchunks);
-	fuzz_put_be(b, 0, 1);
-	fuzz_put_be(b, (uint64_t) id, 8);
-	fuzz_put_be(b, dict_len, 4);
-	fuzz_put(b, dict, dict_len);
-	fuzz_put_be(b, trailer_sum(0, id, dict, dict_len), 4);
+	bytebuf_put_be(b, sizeof(zdc) - 1, 2);
+	bytebuf_put(b, zdc, sizeof(zdc) - 1);
+	bytebuf_put_be(b, 0, 4);
+	bytebuf_put_be(b, (uint64_t) chunk, 4);
+	bytebuf_put_be(b, (uint64_t) (uint32_t) max_len, 4);
+	bytebuf_put_be(b, data_len, 8);
+	bytebuf_put_be(b, nchunks, 4);
+	bytebuf_put(b, offsets, 8 * nchunks);
+	bytebuf_put_be(b, 0, 1);
+	bytebuf_put_be(b, (uint64_t) id, 8);
+	bytebuf_put_be(b, dict_len, 4);
+	bytebuf_put(b, dict, dict_len);
+	bytebuf_put_be(b, trailer_sum(0, id, dict, dict_len), 4);
 }
 
 /* a copy made with a dictionary, read back; with its id changed, refused */
@@ -308,7 +308,7 @@ check_copy(const char *v, uint8_t s, const uint8_t *dict, size_t dict_len,
 				max_len = (s & 16) ? chunk : INT32_MAX;
 	fuzz_compressed c;
 	bc_compression_info sc;
-	fuzz_buf	info = {NULL, 0, 0};
+	bytebuf	info = {NULL, 0, 0};
 	uint8_t    *got = NULL;
 	bc_status	st;
 

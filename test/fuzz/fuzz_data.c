@@ -195,7 +195,7 @@ arbitrary_chunks(const char *version, bc_compressor c, const uint8_t *hdr,
 	int			spoil = -1;
 	const uint8_t *dict = payload;
 	size_t		dict_len = plen < (size_t) (hdr[3] & 0x3f) * 16 ? plen : (size_t) (hdr[3] & 0x3f) * 16;
-	fuzz_buf		db = {NULL, 0, 0},
+	bytebuf		db = {NULL, 0, 0},
 				info = {NULL, 0, 0};
 	bc_compression_info ci;
 	data_file	f;
@@ -245,8 +245,8 @@ arbitrary_chunks(const char *version, bc_compressor c, const uint8_t *hdr,
 		uint32_t	sum = fuzz_chunk_checksum(version, stored[i], slen[i]);
 
 		offsets[i] = db.n;
-		fuzz_put(&db, stored[i], slen[i]);
-		fuzz_put_be(&db, (int) i == spoil ? sum ^ 1 : sum, 4);
+		bytebuf_put(&db, stored[i], slen[i]);
+		bytebuf_put_be(&db, (int) i == spoil ? sum ^ 1 : sum, 4);
 	}
 	fuzz_write_info(&info, version, c, dict, dict_len, hdr[3] & 1, chunk_len, max_len, data_len,
 					offsets, n);

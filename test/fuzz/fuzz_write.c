@@ -42,45 +42,16 @@ fuzz_chunk_checksum(const char *version, const uint8_t *p, size_t n)
 	return (uint32_t) crc32(crc32(0L, Z_NULL, 0), p, (uInt) n);
 }
 
-void
-fuzz_put(fuzz_buf *b, const void *p, size_t n)
-{
-	if (b->n + n > b->cap)
-	{
-		uint8_t    *d;
-
-		b->cap = (b->n + n) * 2 + 64;
-		d = realloc(b->d, b->cap);
-		if (d == NULL)
-			abort();
-		b->d = d;
-	}
-	if (n > 0)
-		memcpy(b->d + b->n, p, n);
-	b->n += n;
-}
-
-void
-fuzz_put_be(fuzz_buf *b, uint64_t v, int bytes)
-{
-	uint8_t		x[8];
-	int			i;
-
-	for (i = 0; i < bytes; i++)
-		x[i] = (uint8_t) (v >> (8 * (bytes - 1 - i)));
-	fuzz_put(b, x, (size_t) bytes);
-}
-
 static void
-put_utf(fuzz_buf *b, const void *s, size_t n)
+put_utf(bytebuf *b, const void *s, size_t n)
 {
-	fuzz_put_be(b, n, 2);
-	fuzz_put(b, s, n);
+	bytebuf_put_be(b, n, 2);
+	bytebuf_put(b, s, n);
 }
 
 /* CompressionInfo.db: the header, then the offsets (BE64 each) */
 void
-fuzz_write_info(fuzz_buf *ci, const char *version, bc_compressor c, const uint8_t *dict,
+fuzz_write_info(bytebuf *ci, const char *version, bc_compressor c, const uint8_t *dict,
 				size_t dict_len, int reversed, int32_t chunk_len, int32_t max_len,
 				uint64_t data_len, const uint64_t *offsets, size_t nchunks)
 {
@@ -95,7 +66,7 @@ fuzz_write_info(fuzz_buf *ci, const char *version, bc_compressor c, const uint8_
 		size_t		part = 1 + dict_len % 700,
 					nparts = (dict_len + part - 1) / part;
 
-		fuzz_put_be(ci, nparts + 1, 4);
+		bytebuf_put_be(ci, nparts + 1, 4);
 		if (!reversed)
 		{
 			put_utf(ci, "crc_check_chance", 16);
@@ -118,14 +89,14 @@ fuzz_write_info(fuzz_buf *ci, const char *version, bc_compressor c, const uint8_
 		}
 	}
 	else
-		fuzz_put_be(ci, 0, 4);
-	fuzz_put_be(ci, (uint64_t) chunk_len, 4);
+		bytebuf_put_be(ci, 0, 4);
+	bytebuf_put_be(ci, (uint64_t) chunk_len, 4);
 	if (fuzz_has_max_length(version))
-		fuzz_put_be(ci, (uint64_t) (uint32_t) max_len, 4);
-	fuzz_put_be(ci, data_len, 8);
-	fuzz_put_be(ci, nchunks, 4);
+		bytebuf_put_be(ci, (uint64_t) (uint32_t) max_len, 4);
+	bytebuf_put_be(ci, data_len, 8);
+	bytebuf_put_be(ci, nchunks, 4);
 	for (i = 0; i < nchunks; i++)
-		fuzz_put_be(ci, offsets[i], 8);
+		bytebuf_put_be(ci, offsets[i], 8);
 }
 
 /* n bytes of src compressed by c's library into out (cap bytes), *olen
@@ -211,7 +182,7 @@ fuzz_compress(const char *version, bc_compressor c, const uint8_t *plain, size_t
 				i;
 	uint8_t    *tmp = xmalloc(cap);
 	uint64_t   *offsets = xmalloc(nchunks * sizeof(uint64_t));
-	fuzz_buf		db = {NULL, 0, 0},
+	bytebuf		db = {NULL, 0, 0},
 				ci = {NULL, 0, 0};
 	int			with_max = fuzz_has_max_length(version);
 
@@ -240,8 +211,8 @@ fuzz_compress(const char *version, bc_compressor c, const uint8_t *plain, size_t
 			out->raw_chunks++;
 		}
 		offsets[i] = db.n;
-		fuzz_put(&db, tmp, clen);
-		fuzz_put_be(&db, fuzz_chunk_checksum(version, tmp, clen), 4);
+		bytebuf_put(&db, tmp, clen);
+		bytebuf_put_be(&db, fuzz_chunk_checksum(version, tmp, clen), 4);
 	}
 	fuzz_write_info(&ci, version, c, dict, dict_len, reversed, chunk_len, max_len, n, offsets,
 					nchunks);

@@ -92,7 +92,7 @@ rm -f "$OUT/probe" "$OUT/probe.c" "$OUT/probe.log"
 say "building $BIN"
 "$CC" -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
 	"${SAN_FLAGS[@]}" -Wall -Wextra -Werror \
-	-Isrc/core src/core/*.c test/fuzz/*.c -llz4 -lsnappy -lz -lzstd -lm -o "$BIN" ||
+	-Isrc/core -Itest/lib src/core/*.c test/fuzz/*.c test/lib/bytebuf.c -llz4 -lsnappy -lz -lzstd -lm -o "$BIN" ||
 	die "build of $BIN failed"
 
 # ---------------------------------------------------------------------------

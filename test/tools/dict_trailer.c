@@ -50,7 +50,7 @@ dict_train(const uint8_t *data, size_t len, size_t max, size_t *dict_len)
 }
 
 void
-dict_trailer_write(tool_buf *info, const uint8_t *dict, size_t dict_len, dict_damage damage)
+dict_trailer_write(bytebuf *info, const uint8_t *dict, size_t dict_len, dict_damage damage)
 {
 	uint8_t		kind = damage == DICT_DAMAGE_KIND ? 1 : 0,
 				id_le[8];
@@ -80,10 +80,10 @@ dict_trailer_write(tool_buf *info, const uint8_t *dict, size_t dict_len, dict_da
 	sum = bc_crc32c(sum, bytes, dict_len);
 	if (damage == DICT_DAMAGE_CHECKSUM)
 		sum ^= 1;
-	tool_put(info, &kind, 1);
-	tool_put_be(info, id, 8);
-	tool_put_be(info, dict_len, 4);
-	tool_put(info, bytes, dict_len);
-	tool_put_be(info, sum, 4);
+	bytebuf_put(info, &kind, 1);
+	bytebuf_put_be(info, id, 8);
+	bytebuf_put_be(info, dict_len, 4);
+	bytebuf_put(info, bytes, dict_len);
+	bytebuf_put_be(info, sum, 4);
 	free(bytes);
 }

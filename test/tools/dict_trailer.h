@@ -58,7 +58,7 @@ uint8_t    *dict_train(const uint8_t *data, size_t len, size_t max, size_t *dict
  * CompressionDictionary.serialize writes it, with damage.  The id is the
  * dictionary's own (ZDICT_getDictID), as the writer's trainer gives it.
  */
-void		dict_trailer_write(tool_buf *info, const uint8_t *dict, size_t dict_len,
+void		dict_trailer_write(bytebuf *info, const uint8_t *dict, size_t dict_len,
 							   dict_damage damage);
 
 #endif							/* DICT_TRAILER_H */

@@ -187,14 +187,14 @@ checksum(const params *p, const uint8_t *d, size_t n)
  */
 static void
 write_compressed(const params *p, const uint8_t *src, size_t len,
-				 tool_buf *data, tool_buf *info, long *raw, long *padded)
+				 bytebuf *data, bytebuf *info, long *raw, long *padded)
 {
 	size_t		cap = chunk_compress_bound(&p->codec, p->chunk),
 				pos,
 				nchunks = len == 0 ? 0 : (len - 1) / p->chunk + 1;
 	uint8_t    *out = tool_alloc(cap),
 			   *pad = tool_alloc(p->chunk);
-	tool_buf	offsets = {0};
+	bytebuf	offsets = {0};
 
 	*raw = *padded = 0;
 	for (pos = 0; pos < len; pos += p->chunk)
@@ -204,7 +204,7 @@ write_compressed(const params *p, const uint8_t *src, size_t len,
 										  ? &p->other : &p->codec, src + pos, n, out, cap);
 		const uint8_t *stored = out;
 
-		tool_put_be(&offsets, data->n, 8);
+		bytebuf_put_be(&offsets, data->n, 8);
 		if (clen >= (size_t) p->max_compressed)
 		{
 			/* CompressedSequentialWriter.flushData: the chunk as it is */
@@ -220,14 +220,14 @@ write_compressed(const params *p, const uint8_t *src, size_t len,
 				(*padded)++;
 			}
 		}
-		tool_put(data, stored, clen);
-		tool_put_be(data, checksum(p, stored, clen), 4);
+		bytebuf_put(data, stored, clen);
+		bytebuf_put_be(data, checksum(p, stored, clen), 4);
 	}
 
 	tool_put_utf(info, p->class, strlen(p->class));
 	if (p->cassandra_dict)
 	{
-		tool_put_be(info, 1, 4);
+		bytebuf_put_be(info, 1, 4);
 		tool_put_utf(info, "compression_level", 17);
 		tool_put_utf(info, "3", 1);
 	}
@@ -237,7 +237,7 @@ write_compressed(const params *p, const uint8_t *src, size_t len,
 					i;
 		int			level = p->codec.compressor == BC_COMPRESSOR_ZSTD_DICTS;
 
-		tool_put_be(info, parts + (size_t) level, 4);
+		bytebuf_put_be(info, parts + (size_t) level, 4);
 		for (i = 0; i < parts; i++)
 		{
 			char		key[32];
@@ -256,18 +256,18 @@ write_compressed(const params *p, const uint8_t *src, size_t len,
 	}
 	else if (p->codec.compressor == BC_COMPRESSOR_ZSTD)
 	{
-		tool_put_be(info, 1, 4);
+		bytebuf_put_be(info, 1, 4);
 		tool_put_utf(info, "compression_level", 17);
 		tool_put_utf(info, "3", 1);
 	}
 	else
-		tool_put_be(info, 0, 4);
-	tool_put_be(info, p->chunk, 4);
+		bytebuf_put_be(info, 0, 4);
+	bytebuf_put_be(info, p->chunk, 4);
 	if (p->has_max)
-		tool_put_be(info, (uint32_t) p->max_compressed, 4);
-	tool_put_be(info, len, 8);
-	tool_put_be(info, nchunks, 4);
-	tool_put(info, offsets.d, offsets.n);
+		bytebuf_put_be(info, (uint32_t) p->max_compressed, 4);
+	bytebuf_put_be(info, len, 8);
+	bytebuf_put_be(info, nchunks, 4);
+	bytebuf_put(info, offsets.d, offsets.n);
 	if (p->cassandra_dict)
 		dict_trailer_write(info, p->codec.dict, p->codec.dict_len, p->damage);
 	free(offsets.d);
@@ -277,19 +277,19 @@ write_compressed(const params *p, const uint8_t *src, size_t len,
 
 /* CRC.db of an uncompressed Data.db: the chunk length, each chunk's CRC32 */
 static void
-write_crc(const params *p, const uint8_t *src, size_t len, tool_buf *crc)
+write_crc(const params *p, const uint8_t *src, size_t len, bytebuf *crc)
 {
 	size_t		pos;
 
-	tool_put_be(crc, p->chunk, 4);
+	bytebuf_put_be(crc, p->chunk, 4);
 	for (pos = 0; pos < len; pos += p->chunk)
-		tool_put_be(crc, crc32(crc32(0L, Z_NULL, 0), src + pos,
+		bytebuf_put_be(crc, crc32(crc32(0L, Z_NULL, 0), src + pos,
 							   (uInt) (len - pos < p->chunk ? len - pos : p->chunk)), 4);
 }
 
 /* TOC.txt with the line from replaced by to */
 static void
-write_toc(const uint8_t *toc, size_t len, const char *from, const char *to, tool_buf *out)
+write_toc(const uint8_t *toc, size_t len, const char *from, const char *to, bytebuf *out)
 {
 	size_t		pos = 0;
 
@@ -299,17 +299,17 @@ write_toc(const uint8_t *toc, size_t len, const char *from, const char *to, tool
 		size_t		end = nl ? (size_t) (nl - toc) : len;
 
 		if (end - pos == strlen(from) && memcmp(toc + pos, from, end - pos) == 0)
-			tool_put(out, to, strlen(to));
+			bytebuf_put(out, to, strlen(to));
 		else
-			tool_put(out, toc + pos, end - pos);
+			bytebuf_put(out, toc + pos, end - pos);
 		if (nl)
-			tool_put(out, "\n", 1);
+			bytebuf_put(out, "\n", 1);
 		pos = end + 1;
 	}
 }
 
 static void
-write_digest(const char *dest, const char *component, const tool_buf *data)
+write_digest(const char *dest, const char *component, const bytebuf *data)
 {
 	char		text[16];
 	char	   *path = tool_component_path(dest, component);
@@ -355,7 +355,7 @@ main(int argc, char **argv)
 				got;
 	uint8_t    *plain,
 			   *check;
-	tool_buf	data = {0},
+	bytebuf	data = {0},
 				info = {0},
 				crc = {0};
 	long		raw = 0,
@@ -503,7 +503,7 @@ main(int argc, char **argv)
 	}
 	else
 	{
-		tool_put(&data, plain, len);
+		bytebuf_put(&data, plain, len);
 		write_crc(&p, plain, len, &crc);
 	}
 
@@ -528,7 +528,7 @@ main(int argc, char **argv)
 
 			if (strcmp(c, "TOC.txt") == 0)
 			{
-				tool_buf	toc = {0};
+				bytebuf	toc = {0};
 
 				if (p.compressed)
 					write_toc(bytes, got, "CRC.db", "CompressionInfo.db", &toc);

@@ -179,40 +179,10 @@ tool_mem_reader(tool_mem *m, const uint8_t *data, size_t len)
 }
 
 void
-tool_put(tool_buf *b, const void *p, size_t n)
-{
-	if (b->n + n > b->cap)
-	{
-		size_t		cap = (b->n + n) * 2 + 64;
-		uint8_t    *d = tool_alloc(cap);
-
-		if (b->n > 0)
-			memcpy(d, b->d, b->n);
-		free(b->d);
-		b->d = d;
-		b->cap = cap;
-	}
-	if (n > 0)
-		memcpy(b->d + b->n, p, n);
-	b->n += n;
-}
-
-void
-tool_put_be(tool_buf *b, uint64_t v, int bytes)
-{
-	uint8_t		x[8];
-	int			i;
-
-	for (i = 0; i < bytes; i++)
-		x[i] = (uint8_t) (v >> (8 * (bytes - 1 - i)));
-	tool_put(b, x, (size_t) bytes);
-}
-
-void
-tool_put_utf(tool_buf *b, const char *s, size_t n)
+tool_put_utf(bytebuf *b, const char *s, size_t n)
 {
 	if (n > 65535)
 		tool_die("a string of %zu bytes does not fit writeUTF", n);
-	tool_put_be(b, n, 2);
-	tool_put(b, s, n);
+	bytebuf_put_be(b, n, 2);
+	bytebuf_put(b, s, n);
 }

@@ -53,15 +53,9 @@ typedef struct tool_mem
 bc_reader	tool_mem_reader(tool_mem *m, const uint8_t *data, size_t len);
 
 /* a growable buffer of bytes, and big-endian and Java writeUTF appends */
-typedef struct tool_buf
-{
-	uint8_t    *d;
-	size_t		n,
-				cap;
-} tool_buf;
+#include "bytebuf.h"
 
-void		tool_put(tool_buf *b, const void *p, size_t n);
-void		tool_put_be(tool_buf *b, uint64_t v, int bytes);
-void		tool_put_utf(tool_buf *b, const char *s, size_t n);
+/* Java's writeUTF: a BE16 length, then the bytes */
+void		tool_put_utf(bytebuf *b, const char *s, size_t n);
 
 #endif							/* TOOL_IO_H */

@@ -54,13 +54,13 @@ static long raw_chunks,
 /* ---------------------------------------------------------------------
  * Writing: a growable buffer and CompressionInfo.db as Cassandra writes it
  * --------------------------------------------------------------------- */
-typedef unit_buf buf;
+typedef bytebuf buf;
 
 static void
 put_utf(buf *b, const void *s, size_t n)
 {
-	unit_put_be(b, n, 2);
-	unit_put(b, s, n);
+	bytebuf_put_be(b, n, 2);
+	bytebuf_put(b, s, n);
 }
 
 enum
@@ -172,8 +172,8 @@ write_sstable(int c, const uint8_t *data, size_t n, int32_t chunk_len, int with_
 		offsets[i] = db->n;
 		sum = adler ? (uint32_t) adler32(adler32(0L, Z_NULL, 0), tmp, (uInt) clen)
 			: (uint32_t) crc32(crc32(0L, Z_NULL, 0), tmp, (uInt) clen);
-		unit_put(db, tmp, clen);
-		unit_put_be(db, sum, 4);
+		bytebuf_put(db, tmp, clen);
+		bytebuf_put_be(db, sum, 4);
 	}
 
 	put_utf(ci, cnames[c], strlen(cnames[c]));
@@ -183,7 +183,7 @@ write_sstable(int c, const uint8_t *data, size_t n, int32_t chunk_len, int with_
 		size_t		nparts = (dict_len + 999) / 1000,
 					p;
 
-		unit_put_be(ci, nparts + 1, 4);
+		bytebuf_put_be(ci, nparts + 1, 4);
 		put_utf(ci, "crc_check_chance", 16);
 		put_utf(ci, "1.0", 3);
 		for (p = 0; p < nparts; p++)
@@ -197,14 +197,14 @@ write_sstable(int c, const uint8_t *data, size_t n, int32_t chunk_len, int with_
 		}
 	}
 	else
-		unit_put_be(ci, 0, 4);
-	unit_put_be(ci, (uint64_t) chunk_len, 4);
+		bytebuf_put_be(ci, 0, 4);
+	bytebuf_put_be(ci, (uint64_t) chunk_len, 4);
 	if (with_max)
-		unit_put_be(ci, (uint64_t) max_len, 4);
-	unit_put_be(ci, n, 8);
-	unit_put_be(ci, nchunks, 4);
+		bytebuf_put_be(ci, (uint64_t) max_len, 4);
+	bytebuf_put_be(ci, n, 8);
+	bytebuf_put_be(ci, nchunks, 4);
 	for (i = 0; i < nchunks; i++)
-		unit_put_be(ci, offsets[i], 8);
+		bytebuf_put_be(ci, offsets[i], 8);
 	free(tmp);
 	free(offsets);
 }
@@ -624,19 +624,19 @@ check_damaged(void)
 		buf			b = {0};
 
 		memcpy(save, ci.d + dl, 8);
-		unit_put_be(&b, room, 8);
+		bytebuf_put_be(&b, room, 8);
 		memcpy(ci.d + dl, b.d, 8);
 		st = bc_compression_parse("oa", 2, ci.d, ci.n, db.n, &info);
 		CHECK(st == BC_OK && (uint64_t) info.data_length == room,
 			  "data length = chunk count * chunk length: %s", bc_status_message(st));
 		b.n = 0;
-		unit_put_be(&b, room + 1, 8);
+		bytebuf_put_be(&b, room + 1, 8);
 		memcpy(ci.d + dl, b.d, 8);
 		st = bc_compression_parse("oa", 2, ci.d, ci.n, db.n, &info);
 		CHECK(st == BC_ERR_COMPRESSION_DATA_LENGTH, "data length past the chunks by 1: %s",
 			  bc_status_message(st));
 		b.n = 0;
-		unit_put_be(&b, ((uint64_t) 1 << 46) + n, 8);
+		bytebuf_put_be(&b, ((uint64_t) 1 << 46) + n, 8);
 		memcpy(ci.d + dl, b.d, 8);
 		st = bc_compression_parse("oa", 2, ci.d, ci.n, db.n, &info);
 		CHECK(st == BC_ERR_COMPRESSION_DATA_LENGTH, "data length 2^46 + n: %s",
@@ -654,11 +654,11 @@ check_damaged(void)
 		static const uint8_t none[8] = {0};
 
 		put_utf(&b, "BrotliCompressor", 16);
-		unit_put_be(&b, 0, 4);
-		unit_put_be(&b, 4096, 4);
-		unit_put_be(&b, 10, 8);
-		unit_put_be(&b, 1, 4);
-		unit_put(&b, none, 8);
+		bytebuf_put_be(&b, 0, 4);
+		bytebuf_put_be(&b, 4096, 4);
+		bytebuf_put_be(&b, 10, 8);
+		bytebuf_put_be(&b, 1, 4);
+		bytebuf_put(&b, none, 8);
 		st = bc_compression_parse("mc", 2, b.d, b.n, 100, &info);
 		CHECK(st == BC_ERR_COMPRESSION_UNSUPPORTED && info.name_len == 16,
 			  "unknown compressor: %s", bc_status_message(st));
@@ -670,11 +670,11 @@ check_damaged(void)
 		/* chunk length 3000 (not a power of two), 0; chunk count 0; option count -1 */
 		b.n = 0;
 		put_utf(&b, "LZ4Compressor", 13);
-		unit_put_be(&b, 0, 4);
-		unit_put_be(&b, 3000, 4);
-		unit_put_be(&b, 10, 8);
-		unit_put_be(&b, 1, 4);
-		unit_put(&b, none, 8);
+		bytebuf_put_be(&b, 0, 4);
+		bytebuf_put_be(&b, 3000, 4);
+		bytebuf_put_be(&b, 10, 8);
+		bytebuf_put_be(&b, 1, 4);
+		bytebuf_put(&b, none, 8);
 		/* CompressedChunkReader asserts a power of two; ScyllaDB reads
 		 * any length but 0 in the versions it reads */
 		st = bc_compression_parse("ma", 2, b.d, b.n, 100, &info);
@@ -699,13 +699,13 @@ check_damaged(void)
 		/* a dictionary with part 1 and no part 0 */
 		b.n = 0;
 		put_utf(&b, "ZstdWithDictsCompressor", 23);
-		unit_put_be(&b, 1, 4);
+		bytebuf_put_be(&b, 1, 4);
 		put_utf(&b, ".dictionary.00000001", 20);
 		put_utf(&b, "abc", 3);
-		unit_put_be(&b, 4096, 4);
-		unit_put_be(&b, 10, 8);
-		unit_put_be(&b, 1, 4);
-		unit_put(&b, none, 8);
+		bytebuf_put_be(&b, 4096, 4);
+		bytebuf_put_be(&b, 10, 8);
+		bytebuf_put_be(&b, 1, 4);
+		bytebuf_put(&b, none, 8);
 		st = bc_compression_parse("me", 2, b.d, b.n, 100, &info);
 		CHECK(st == BC_ERR_COMPRESSION_DICTIONARY, "dictionary without part 0: %s", bc_status_message(st));
 
@@ -743,16 +743,16 @@ check_damaged(void)
 
 				b.n = 0;
 				put_utf(&b, "ZstdWithDictsCompressor", 23);
-				unit_put_be(&b, 3, 4);
+				bytebuf_put_be(&b, 3, 4);
 				for (j = 0; j < 3; j++)
 				{
 					put_utf(&b, keys[j], strlen(keys[j]));
 					put_utf(&b, values[j], strlen(values[j]));
 				}
-				unit_put_be(&b, 4096, 4);
-				unit_put_be(&b, 10, 8);
-				unit_put_be(&b, 1, 4);
-				unit_put(&b, none, 8);
+				bytebuf_put_be(&b, 4096, 4);
+				bytebuf_put_be(&b, 10, 8);
+				bytebuf_put_be(&b, 1, 4);
+				bytebuf_put(&b, none, 8);
 				st = bc_compression_parse("me", 2, b.d, b.n, 100, &info);
 				CHECK(st == cases[c].st, "dictionary %s %s %s: %s", keys[0], keys[1], keys[2],
 					  bc_status_message(st));
@@ -822,15 +822,15 @@ check_negative_max(void)
 		uint8_t    *out;
 		size_t		out_len = 0;
 
-		unit_put(&db, raw, sizeof(raw));
-		unit_put_be(&db, (uint32_t) crc32(crc32(0L, Z_NULL, 0), raw, sizeof(raw)), 4);
+		bytebuf_put(&db, raw, sizeof(raw));
+		bytebuf_put_be(&db, (uint32_t) crc32(crc32(0L, Z_NULL, 0), raw, sizeof(raw)), 4);
 		put_utf(&ci, "LZ4Compressor", 13);
-		unit_put_be(&ci, 0, 4);		/* no option */
-		unit_put_be(&ci, 16, 4);		/* chunk length */
-		unit_put_be(&ci, maxes[i], 4);	/* max compressed length */
-		unit_put_be(&ci, 16, 8);		/* data length */
-		unit_put_be(&ci, 1, 4);		/* one chunk, at 0 */
-		unit_put_be(&ci, 0, 8);
+		bytebuf_put_be(&ci, 0, 4);		/* no option */
+		bytebuf_put_be(&ci, 16, 4);		/* chunk length */
+		bytebuf_put_be(&ci, maxes[i], 4);	/* max compressed length */
+		bytebuf_put_be(&ci, 16, 8);		/* data length */
+		bytebuf_put_be(&ci, 1, 4);		/* one chunk, at 0 */
+		bytebuf_put_be(&ci, 0, 8);
 		st = bc_compression_parse("na", 2, ci.d, ci.n, db.n, &info);
 		CHECK(st == BC_OK && info.max_compressed_length == (int32_t) maxes[i],
 			  "max compressed length %08x: parse %s", maxes[i], bc_status_message(st));
@@ -881,7 +881,7 @@ check_dictionary_parts(void)
 		while (n < 4 && cases[i].order[n] >= 0)
 			n++;
 		put_utf(&b, "ZstdWithDictsCompressor", 23);
-		unit_put_be(&b, (uint64_t) n + 1, 4);
+		bytebuf_put_be(&b, (uint64_t) n + 1, 4);
 		put_utf(&b, "crc_check_chance", 16);
 		put_utf(&b, "1.0", 3);
 		for (j = 0; j < n; j++)
@@ -894,10 +894,10 @@ check_dictionary_parts(void)
 			put_utf(&b, key, strlen(key));
 			put_utf(&b, val, 3);
 		}
-		unit_put_be(&b, 4096, 4);
-		unit_put_be(&b, 10, 8);
-		unit_put_be(&b, 1, 4);
-		unit_put(&b, none, 8);
+		bytebuf_put_be(&b, 4096, 4);
+		bytebuf_put_be(&b, 10, 8);
+		bytebuf_put_be(&b, 1, 4);
+		bytebuf_put(&b, none, 8);
 		st = bc_compression_parse("me", 2, b.d, b.n, 100, &info);
 		CHECK(st == cases[i].st, "dictionary %s: %s", cases[i].what, bc_status_message(st));
 		if (st == BC_OK)
@@ -926,7 +926,7 @@ check_dictionary_parts(void)
 
 			b.n = 0;
 			put_utf(&b, "LZ4WithDictsCompressor", 22);
-			unit_put_be(&b, 5000, 4);
+			bytebuf_put_be(&b, 5000, 4);
 			for (j = 0; j < 5000; j++)
 			{
 				char		key[32];
@@ -937,10 +937,10 @@ check_dictionary_parts(void)
 				put_utf(&b, key, strlen(key));
 				put_utf(&b, &v, 1);
 			}
-			unit_put_be(&b, 4096, 4);
-			unit_put_be(&b, 10, 8);
-			unit_put_be(&b, 1, 4);
-			unit_put(&b, none, 8);
+			bytebuf_put_be(&b, 4096, 4);
+			bytebuf_put_be(&b, 10, 8);
+			bytebuf_put_be(&b, 1, 4);
+			bytebuf_put(&b, none, 8);
 			CHECK(bc_compression_parse("me", 2, b.d, b.n, 100, &info) == BC_OK &&
 				  info.dictionary_len == 5000, "5000 parts (swapped %d)", swap);
 			bc_compression_dictionary(&info, d);

@@ -37,7 +37,7 @@
 #define DICT_LEN 3000
 #define DICT_ID INT64_C(0x0102030405060708)
 
-typedef unit_buf wbuf;
+typedef bytebuf wbuf;
 
 static uint8_t plain[DATA_LEN];
 static uint8_t dict[DICT_LEN];
@@ -56,11 +56,11 @@ put_trailer(wbuf *b, int kind, int64_t id, int id_le)
 	sum = bc_crc32c(0, &k, 1);
 	sum = bc_crc32c(sum, ib, 8);
 	sum = bc_crc32c(sum, dict, DICT_LEN);
-	unit_put(b, &k, 1);
-	unit_put_be(b, (uint64_t) id, 8);
-	unit_put_be(b, DICT_LEN, 4);
-	unit_put(b, dict, DICT_LEN);
-	unit_put_be(b, sum, 4);
+	bytebuf_put(b, &k, 1);
+	bytebuf_put_be(b, (uint64_t) id, 8);
+	bytebuf_put_be(b, DICT_LEN, 4);
+	bytebuf_put(b, dict, DICT_LEN);
+	bytebuf_put_be(b, sum, 4);
 }
 
 /* Data.db (chunks with dict when use_dict) and the header and offsets of
@@ -82,18 +82,18 @@ write_sstable(int use_dict, wbuf *data, wbuf *info)
 			? ZSTD_compress_usingDict(cctx, out, cap, plain + pos, n, dict, DICT_LEN, 3)
 			: ZSTD_compressCCtx(cctx, out, cap, plain + pos, n, 3);
 
-		unit_put_be(&offs, data->n, 8);
-		unit_put(data, out, c);
-		unit_put_be(data, (uint32_t) crc32(crc32(0L, Z_NULL, 0), out, (uInt) c), 4);
+		bytebuf_put_be(&offs, data->n, 8);
+		bytebuf_put(data, out, c);
+		bytebuf_put_be(data, (uint32_t) crc32(crc32(0L, Z_NULL, 0), out, (uInt) c), 4);
 	}
-	unit_put_be(info, sizeof(class) - 1, 2);
-	unit_put(info, class, sizeof(class) - 1);
-	unit_put_be(info, 0, 4);
-	unit_put_be(info, CHUNK, 4);
-	unit_put_be(info, INT32_MAX, 4);
-	unit_put_be(info, DATA_LEN, 8);
-	unit_put_be(info, (DATA_LEN + CHUNK - 1) / CHUNK, 4);
-	unit_put(info, offs.d, offs.n);
+	bytebuf_put_be(info, sizeof(class) - 1, 2);
+	bytebuf_put(info, class, sizeof(class) - 1);
+	bytebuf_put_be(info, 0, 4);
+	bytebuf_put_be(info, CHUNK, 4);
+	bytebuf_put_be(info, INT32_MAX, 4);
+	bytebuf_put_be(info, DATA_LEN, 8);
+	bytebuf_put_be(info, (DATA_LEN + CHUNK - 1) / CHUNK, 4);
+	bytebuf_put(info, offs.d, offs.n);
 	free(offs.d);
 	free(out);
 	ZSTD_freeCCtx(cctx);
@@ -255,7 +255,7 @@ check_dictionary(void)
 	free(copy);
 
 	/* the id's big-endian bytes in the checksum: not Guava's */
-	unit_put(&t, info.d, head);
+	bytebuf_put(&t, info.d, head);
 	put_trailer(&t, 0, DICT_ID, 0);
 	CHECK(bc_compression_parse("pa", 2, t.d, t.n, data.n, &ci) == BC_ERR_COMPRESSION_DICT_CHECKSUM,
 		  "checksum over a big-endian id");
@@ -328,14 +328,14 @@ check_mismatch(void)
 	for (i = 0; i < 4; i++)
 		stored[c + i] = (uint8_t) (sum >> (24 - 8 * i));
 
-	unit_put_be(&info, sizeof(class) - 1, 2);
-	unit_put(&info, class, sizeof(class) - 1);
-	unit_put_be(&info, 0, 4);
-	unit_put_be(&info, CHUNK, 4);
-	unit_put_be(&info, INT32_MAX, 4);
-	unit_put_be(&info, CHUNK, 8);
-	unit_put_be(&info, 1, 4);
-	unit_put_be(&info, 0, 8);
+	bytebuf_put_be(&info, sizeof(class) - 1, 2);
+	bytebuf_put(&info, class, sizeof(class) - 1);
+	bytebuf_put_be(&info, 0, 4);
+	bytebuf_put_be(&info, CHUNK, 4);
+	bytebuf_put_be(&info, INT32_MAX, 4);
+	bytebuf_put_be(&info, CHUNK, 8);
+	bytebuf_put_be(&info, 1, 4);
+	bytebuf_put_be(&info, 0, 8);
 	CHECK(bc_compression_parse("ea", 2, info.d, info.n, c + 4, &ci) == BC_OK,
 		  "one chunk, no dictionary stored");
 	ci.compressor = BC_COMPRESSOR_ZSTD_DICTS;

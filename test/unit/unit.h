@@ -101,16 +101,8 @@ int			unit_parse_i64(const char *s, int64_t *out);
 
 /* A growable buffer of bytes written by a test (d malloc'd, or NULL while
  * empty: {0} starts one; free(d) ends it); a failed allocation aborts. */
-typedef struct unit_buf
-{
-	uint8_t    *d;
-	size_t		n,
-				cap;
-} unit_buf;
-
-void		unit_put(unit_buf *b, const void *p, size_t n);
-/* the low `bytes` bytes of v, big-endian */
-void		unit_put_be(unit_buf *b, uint64_t v, int bytes);
+/* a growable buffer of bytes (test/lib/bytebuf.h) */
+#include "bytebuf.h"
 
 /* Test suites: test_<core file>.c tests src/core/bc_<core file>.c. */
 void		suite_murmur3(void);	/* test_murmur3.c */

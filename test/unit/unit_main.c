@@ -270,32 +270,6 @@ unit_mem_open(unit_mem *m, bc_reader *r, const uint8_t *data, size_t len)
 	*r = unit_mem_reader(m);
 }
 
-void
-unit_put(unit_buf *b, const void *p, size_t n)
-{
-	if (b->n + n > b->cap)
-	{
-		b->cap = (b->n + n) * 2 + 64;
-		b->d = realloc(b->d, b->cap);
-		if (b->d == NULL)
-			abort();
-	}
-	if (n > 0)
-		memcpy(b->d + b->n, p, n);
-	b->n += n;
-}
-
-void
-unit_put_be(unit_buf *b, uint64_t v, int bytes)
-{
-	uint8_t		x[8];
-	int			i;
-
-	for (i = 0; i < bytes; i++)
-		x[i] = (uint8_t) (v >> (8 * (bytes - 1 - i)));
-	unit_put(b, x, (size_t) bytes);
-}
-
 int
 unit_parse_i64(const char *s, int64_t *out)
 {
