@@ -6,7 +6,8 @@
 #   make dist                    the PGXN archive, build/dist/bloomcass-<version>.zip
 #   make unittest                core unit tests (-Wall -Wextra -Werror)
 #   make unittest-sanitize       the same under AddressSanitizer + UBSan
-#   make core-c99                compile the core alone, -std=c99, no PostgreSQL
+#   make core-c99                compile the core alone, -std=c99, no PostgreSQL,
+#                                each folder with only the folders below it
 #   make bloomcass-load          the client (libpq); `make` and `make install` include it
 #   make check-sources           every source file and test is named in the lists below
 #   make check-version           META.json, README.md, CHANGELOG.md's newest
@@ -16,7 +17,10 @@
 #   make check-recursion         every recursive function is a known, bounded one
 #                                (test/check-recursion.sh; gcc's call graphs)
 #   make check-cycles            no two C files need each other, directly or
-#                                around a loop (test/check-cycles.sh; nm)
+#                                around a loop, and no folder of the core uses
+#                                one above it (test/check-cycles.sh; nm)
+#   make check-layers            the core's folders as src/core/README.md says
+#                                (test/check-layers.sh)
 #   make lookup-bench            bytes read by an exact key lookup vs a full Index.db
 #                                scan, on generated SSTables (test/bench/README.md)
 #   bash test/bench/node.sh      node-scale benchmark: 1,000 and 10,000 SSTables
@@ -32,60 +36,67 @@ MODULE_big = bloomcass
 EXTVERSION := $(shell sed -nE "s/^default_version *= *'([^']+)'.*/\1/p" bloomcass.control)
 DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVERSION).0)
 
+# The core's folders, lowest first: each may use only the folders before
+# it (src/core/README.md; `make check-cycles` checks it from the objects,
+# test/check-layers.sh from the #include lines).
+CORE_DIRS = base filter keys cql data index stats sstable node
+CORE_INCLUDES = $(addprefix -Isrc/core/,$(CORE_DIRS))
+CORE_HEADERS = $(wildcard $(addsuffix /*.h,$(addprefix src/core/,$(CORE_DIRS))))
+
 # Every file is named, one a line, sorted: a stray .c is not linked and a
 # stray sql/*.sql is not a test.  `make check-sources` fails when a file in
 # these folders is not named here or a named one is missing.
 CORE_SRCS = \
-	src/core/bc_codec.c \
-	src/core/bc_compression.c \
-	src/core/bc_compression_chunk.c \
-	src/core/bc_compression_dict.c \
-	src/core/bc_cqltype.c \
-	src/core/bc_cqlvalue_common.c \
-	src/core/bc_cqlvalue_json.c \
-	src/core/bc_cqlvalue_number.c \
-	src/core/bc_cqlvalue_parse.c \
-	src/core/bc_cqlvalue_scalar.c \
-	src/core/bc_cqlvalue_scan.c \
-	src/core/bc_cqlvalue_scan_time.c \
-	src/core/bc_cqlvalue_sink.c \
-	src/core/bc_cqlvalue_text.c \
-	src/core/bc_data.c \
-	src/core/bc_filter.c \
-	src/core/bc_health.c \
-	src/core/bc_histogram.c \
-	src/core/bc_index.c \
-	src/core/bc_index_samples.c \
-	src/core/bc_key_range.c \
-	src/core/bc_keys.c \
-	src/core/bc_keys_number.c \
-	src/core/bc_lookup.c \
-	src/core/bc_mounts.c \
-	src/core/bc_murmur3.c \
-	src/core/bc_open_posix.c \
-	src/core/bc_partition_sizes.c \
-	src/core/bc_partitioner.c \
-	src/core/bc_partitions.c \
-	src/core/bc_pending_delete.c \
-	src/core/bc_sizing.c \
-	src/core/bc_sstable_dir.c \
-	src/core/bc_sstable_name.c \
-	src/core/bc_statistics.c \
-	src/core/bc_statistics_fields.c \
-	src/core/bc_statistics_stats.c \
-	src/core/bc_status.c \
-	src/core/bc_summary.c \
-	src/core/bc_tick.c \
-	src/core/bc_trie.c \
-	src/core/bc_trie_keys.c \
-	src/core/bc_txn_log.c \
-	src/core/bc_txn_record.c \
-	src/core/bc_walk.c \
-	src/core/bc_walk_place.c \
-	src/core/bc_walk_posix.c \
-	src/core/bc_walk_seen.c \
-	src/core/bc_walk_sstable.c \
-	src/core/bc_walk_txn.c
+	src/core/base/bc_status.c \
+	src/core/base/bc_tick.c \
+	src/core/cql/bc_cqltype.c \
+	src/core/cql/bc_cqlvalue_common.c \
+	src/core/cql/bc_cqlvalue_json.c \
+	src/core/cql/bc_cqlvalue_number.c \
+	src/core/cql/bc_cqlvalue_parse.c \
+	src/core/cql/bc_cqlvalue_scalar.c \
+	src/core/cql/bc_cqlvalue_scan.c \
+	src/core/cql/bc_cqlvalue_scan_time.c \
+	src/core/cql/bc_cqlvalue_sink.c \
+	src/core/cql/bc_cqlvalue_text.c \
+	src/core/data/bc_compression.c \
+	src/core/data/bc_compression_chunk.c \
+	src/core/data/bc_compression_dict.c \
+	src/core/data/bc_data.c \
+	src/core/filter/bc_codec.c \
+	src/core/filter/bc_filter.c \
+	src/core/filter/bc_health.c \
+	src/core/filter/bc_murmur3.c \
+	src/core/filter/bc_sizing.c \
+	src/core/index/bc_index.c \
+	src/core/index/bc_index_samples.c \
+	src/core/index/bc_key_range.c \
+	src/core/index/bc_lookup.c \
+	src/core/index/bc_partition_sizes.c \
+	src/core/index/bc_partitions.c \
+	src/core/index/bc_summary.c \
+	src/core/index/bc_trie.c \
+	src/core/index/bc_trie_keys.c \
+	src/core/keys/bc_keys.c \
+	src/core/keys/bc_keys_number.c \
+	src/core/keys/bc_partitioner.c \
+	src/core/node/bc_mounts.c \
+	src/core/node/bc_open_posix.c \
+	src/core/node/bc_pending_delete.c \
+	src/core/node/bc_txn_log.c \
+	src/core/node/bc_txn_record.c \
+	src/core/node/bc_walk.c \
+	src/core/node/bc_walk_place.c \
+	src/core/node/bc_walk_posix.c \
+	src/core/node/bc_walk_seen.c \
+	src/core/node/bc_walk_sstable.c \
+	src/core/node/bc_walk_txn.c \
+	src/core/sstable/bc_sstable_dir.c \
+	src/core/sstable/bc_sstable_name.c \
+	src/core/stats/bc_histogram.c \
+	src/core/stats/bc_statistics.c \
+	src/core/stats/bc_statistics_fields.c \
+	src/core/stats/bc_statistics_stats.c
 
 GLUE_SRCS = \
 	src/bloom_agg_exact.c \
@@ -177,12 +188,12 @@ BLOOMCASS_MAKE_DATA = yes
 endif
 export BLOOMCASS_SERVER_DATA
 
-PG_CPPFLAGS = -Isrc/core
+PG_CPPFLAGS = $(CORE_INCLUDES)
 PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 # each object's header dependencies, written beside it (src/x.o: src/x.d)
 PG_CFLAGS += -MMD -MP
 
-# The decompressors of a compressed Data.db (src/core/bc_compression_chunk.c):
+# The decompressors of a compressed Data.db (src/core/data/bc_compression_chunk.c):
 # Debian's liblz4-dev, libsnappy-dev, zlib1g-dev and libzstd-dev.
 COMPRESSION_LIBS = -llz4 -lsnappy -lz -lzstd
 SHLIB_LINK += $(COMPRESSION_LIBS)
@@ -234,7 +245,7 @@ CLIENT_SRCS = \
 	src/client/walk.c
 
 CLIENT_CC ?= $(CC)
-CLIENT_CFLAGS = -std=c99 -O2 -g -Wall -Wextra -Werror -Isrc/core -Isrc/client \
+CLIENT_CFLAGS = -std=c99 -O2 -g -Wall -Wextra -Werror $(CORE_INCLUDES) -Isrc/client \
 	-I$(shell $(PG_CONFIG) --includedir) -DLOAD_VERSION='"$(DIST_VERSION)"' -MMD -MP
 CLIENT_LIBS = -L$(shell $(PG_CONFIG) --libdir) -lpq $(COMPRESSION_LIBS) -lm
 CLIENT_OBJS = $(patsubst src/client/%.c,build/client/%.o,$(CLIENT_SRCS)) \
@@ -245,7 +256,7 @@ build/client/%.o: src/client/%.c
 	$(CLIENT_CC) $(CLIENT_CFLAGS) -c $< -o $@
 
 build/client/core_%.o: src/core/%.c
-	@mkdir -p build/client
+	@mkdir -p $(@D)
 	$(CLIENT_CC) $(CLIENT_CFLAGS) -c $< -o $@
 
 -include $(CLIENT_OBJS:.o=.d)
@@ -335,22 +346,22 @@ endif
 # ---------------------------------------------------------------------------
 # Core unit tests: plain C, no PostgreSQL headers
 # ---------------------------------------------------------------------------
-UNIT_SRCS = $(sort $(wildcard test/unit/*.c)) test/lib/bytebuf.c
+UNIT_SRCS = $(sort $(wildcard test/unit/*.c test/unit/*/*.c)) test/lib/bytebuf.c
 UNIT_CC ?= cc
 UNIT_WARN = -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -pedantic
 UNIT_DATA ?= test/data
 # one compiler run for all sources: it depends on every header they may include
-UNIT_DEPS = $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h test/unit/*.h) test/lib/bytebuf.h
+UNIT_DEPS = $(CORE_SRCS) $(UNIT_SRCS) $(CORE_HEADERS) $(wildcard test/unit/*.h test/unit/*/*.h) test/lib/bytebuf.h
 
 build/unit_tests: $(UNIT_DEPS)
 	@mkdir -p build
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/unit -Itest/lib -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g $(CORE_INCLUDES) -Itest/unit -Itest/lib -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
 
 build/unit_tests_san: $(UNIT_DEPS)
 	@mkdir -p build
 	$(UNIT_CC) $(UNIT_WARN) -O1 -g -fno-omit-frame-pointer \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
-		-Isrc/core -Itest/unit -Itest/lib -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
+		$(CORE_INCLUDES) -Itest/unit -Itest/lib -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(COMPRESSION_LIBS) -lm
 
 # ---------------------------------------------------------------------------
 # Test data tools (test/tools/README.md): copies of the real SSTables with
@@ -363,25 +374,25 @@ TOOL_SRCS = \
 	test/tools/recompress.c \
 	test/tools/scylla_quirks.c \
 	test/tools/tool_io.c
-TOOL_DEPS = $(CORE_SRCS) $(wildcard src/core/*.h) test/tools/tool_io.c test/tools/tool_io.h \
+TOOL_DEPS = $(CORE_SRCS) $(CORE_HEADERS) test/tools/tool_io.c test/tools/tool_io.h \
 	test/lib/bytebuf.c test/lib/bytebuf.h
 
 build/tools/recompress: test/tools/recompress.c test/tools/chunk_codec.c test/tools/chunk_codec.h \
 		test/tools/dict_trailer.c test/tools/dict_trailer.h $(TOOL_DEPS)
 	@mkdir -p build/tools
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -Itest/lib -o $@ $< test/tools/chunk_codec.c test/tools/dict_trailer.c \
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g $(CORE_INCLUDES) -Itest/tools -Itest/lib -o $@ $< test/tools/chunk_codec.c test/tools/dict_trailer.c \
 		test/tools/tool_io.c test/lib/bytebuf.c $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
 
 build/tools/scylla-quirks: test/tools/scylla_quirks.c $(TOOL_DEPS)
 	@mkdir -p build/tools
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -Itest/tools -Itest/lib -o $@ $< test/tools/tool_io.c test/lib/bytebuf.c \
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g $(CORE_INCLUDES) -Itest/tools -Itest/lib -o $@ $< test/tools/tool_io.c test/lib/bytebuf.c \
 		$(CORE_SRCS) $(COMPRESSION_LIBS) -lm
 
 .PHONY: tools
 tools: build/tools/recompress build/tools/scylla-quirks
 
 .PHONY: unittest unittest-sanitize core-c99 check-symbols check-sources check-version \
-	check-recursion check-cycles
+	check-recursion check-cycles check-layers
 
 # No symbol exported by the library may also be exported by the server:
 # the JIT inliner and the dynamic linker would take one for the other.
@@ -393,15 +404,19 @@ check-symbols: all
 	echo "no exported symbol clashes with the server ($$(nm -D --defined-only $(MODULE_big)$(DLSUFFIX) | grep -c ' T ') exported)"
 
 # The cycles of the call graph (functions that call themselves, directly or
-# not) are exactly the known ones, each bounded (src/core/bc_cqltype.h).
+# not) are exactly the known ones, each bounded (src/core/cql/bc_cqltype.h).
 check-recursion:
 	@PG_CONFIG="$(PG_CONFIG)" bash test/check-recursion.sh
+
+# The core's folders against CORE_DIRS and their README.md files.
+check-layers:
+	@CORE_DIRS="$(CORE_DIRS)" bash test/check-layers.sh
 
 # No cycle among the C files of a program: the extension (the core and the
 # glue) and bloomcass-load (the client and its own copy of the core), each
 # from its objects.
 check-cycles: all
-	@bash test/check-cycles.sh $(addprefix extension=,$(OBJS)) \
+	@CORE_DIRS="$(CORE_DIRS)" bash test/check-cycles.sh $(addprefix extension=,$(OBJS)) \
 		$(addprefix bloomcass-load=,$(CLIENT_OBJS))
 
 unittest: build/unit_tests
@@ -411,12 +426,21 @@ unittest-sanitize: build/unit_tests_san
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		./build/unit_tests_san $(UNIT_DATA)
 
+# Each file of the core compiled alone, -std=c99, with no PostgreSQL and
+# only its own folder and the folders below it on the include path
+# (CORE_DIRS): a header of a higher folder is not found.
 core-c99:
 	@mkdir -p build/core-c99
-	for f in $(CORE_SRCS); do \
-		$(UNIT_CC) -std=c99 -pedantic -Wall -Wextra -Werror -c $$f -o build/core-c99/$$(basename $$f .c).o || exit 1; \
+	@inc=; for d in $(CORE_DIRS); do \
+		inc="$$inc -Isrc/core/$$d"; \
+		for f in src/core/$$d/*.c; do \
+			echo "$(UNIT_CC) -std=c99 -pedantic -Wall -Wextra -Werror$$inc -c $$f"; \
+			$(UNIT_CC) -std=c99 -pedantic -Wall -Wextra -Werror $$inc -c $$f \
+				-o build/core-c99/$$(basename $$f .c).o || { \
+				echo "core-c99: $$f does not compile alone with -std=c99 and the folders up to $$d ($(CORE_DIRS))"; exit 1; }; \
+		done; \
 	done
-	@echo "core compiles alone with -std=c99"
+	@echo "core compiles alone with -std=c99, each folder with only the folders below it"
 
 # ---------------------------------------------------------------------------
 # lookup-bench: what an exact key lookup (bc_big_lookup, the core of
@@ -429,17 +453,17 @@ core-c99:
 # ---------------------------------------------------------------------------
 LOOKUP_BENCH_SIZES ?= 10000 100000 1000000
 LOOKUP_BENCH_DIR = build/bench/lookup
-LOOKUP_BENCH_FLAGS = $(UNIT_WARN) -O2 -g -Isrc/core -Itest/bench
+LOOKUP_BENCH_FLAGS = $(UNIT_WARN) -O2 -g $(CORE_INCLUDES) -Itest/bench
 
-build/bench/lookup_gen: test/bench/lookup_gen.c test/bench/lookup_keys.h src/core/bc_murmur3.c \
-		$(wildcard src/core/*.h)
+build/bench/lookup_gen: test/bench/lookup_gen.c test/bench/lookup_keys.h src/core/filter/bc_murmur3.c \
+		$(CORE_HEADERS)
 	@mkdir -p build/bench
-	$(UNIT_CC) $(LOOKUP_BENCH_FLAGS) -o $@ test/bench/lookup_gen.c src/core/bc_murmur3.c
+	$(UNIT_CC) $(LOOKUP_BENCH_FLAGS) -o $@ test/bench/lookup_gen.c src/core/filter/bc_murmur3.c
 
 LOOKUP_BENCH_SRCS = test/bench/lookup_bench.c test/bench/lookup_files.c
 
 build/bench/lookup_bench: $(LOOKUP_BENCH_SRCS) test/bench/lookup_bench.h test/bench/lookup_keys.h \
-		$(CORE_SRCS) $(wildcard src/core/*.h)
+		$(CORE_SRCS) $(CORE_HEADERS)
 	@mkdir -p build/bench
 	$(UNIT_CC) $(LOOKUP_BENCH_FLAGS) -o $@ $(LOOKUP_BENCH_SRCS) $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
 
@@ -458,9 +482,9 @@ lookup-bench: build/bench/lookup_bench \
 # writes the large Filter.db files of its nodes (plain C against the core),
 # node_copy is the floor of bloomcass-load (libpq).  test/bench/README.md.
 # ---------------------------------------------------------------------------
-build/bench/node_filter: test/bench/node_filter.c $(CORE_SRCS) $(wildcard src/core/*.h)
+build/bench/node_filter: test/bench/node_filter.c $(CORE_SRCS) $(CORE_HEADERS)
 	@mkdir -p build/bench
-	$(UNIT_CC) $(UNIT_WARN) -O2 -g -Isrc/core -o $@ test/bench/node_filter.c $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g $(CORE_INCLUDES) -o $@ test/bench/node_filter.c $(CORE_SRCS) $(COMPRESSION_LIBS) -lm
 
 build/bench/node_copy: test/bench/node_copy.c
 	@mkdir -p build/bench
@@ -468,7 +492,7 @@ build/bench/node_copy: test/bench/node_copy.c
 		-L$(shell $(PG_CONFIG) --libdir) -lpq
 
 # ---------------------------------------------------------------------------
-# The lists above against the tree: every src/*.c, src/core/*.c,
+# The lists above against the tree: every src/*.c, src/core/*/*.c,
 # src/client/*.c, test/tools/*.c, src/sql/*.sql and sql/*.sql is named,
 # every named file exists, each test has its expected output and each
 # expected output its test, and the lists of C files are sorted.
@@ -480,7 +504,7 @@ ROOT_ENTRIES = .ci .git .gitignore CHANGELOG.md CONTRIBUTING.md LICENSE META.jso
 	README.md bloomcass.control debian doc expected sql src test
 
 LISTED_FILES = $(CORE_SRCS) $(GLUE_SRCS) $(CLIENT_SRCS) $(TOOL_SRCS) $(DATA) $(patsubst %,sql/%.sql,$(REGRESS))
-TREE_FILES = $(wildcard src/*.c src/core/*.c src/client/*.c test/tools/*.c src/sql/*.sql sql/*.sql)
+TREE_FILES = $(wildcard src/*.c src/core/*.c src/core/*/*.c src/client/*.c test/tools/*.c src/sql/*.sql sql/*.sql)
 
 check-sources:
 	@rc=0; \

@@ -4,7 +4,7 @@
 -- SQLSTATE, within a second, and the backend lives on.
 --
 -- The recursive functions are those over a marshal type string and the
--- values of a type (src/core/bc_cqltype.h lists them); each counts every
+-- values of a type (src/core/cql/bc_cqltype.h lists them); each counts every
 -- level against BC_CQL_MAX_DEPTH, 32 levels of the type string with
 -- ReversedType and FrozenType counted, and a value nests no deeper than
 -- its type.  Deeper is 22023 "nested too deeply" wherever the type string

@@ -6,7 +6,7 @@
 -- read with pg_read_binary_file where Data.db is not compressed), the
 -- positions increase and the sizes reach the end of Data.db.  The sizes
 -- against Statistics.db's own partition size histogram, bucket by bucket,
--- are test/unit/test_partition_sizes.c's (164 of 166 reproduced).  Then the
+-- are test/unit/index/test_partition_sizes.c's (164 of 166 reproduced).  Then the
 -- codec copies (test/make-codecs.sh) against their sources, the node
 -- folder, a stopped scan, privileges and the errors.
 --

@@ -2,7 +2,7 @@
  * bloom_health.c - bloom_health(f, partitions, fp_chance): a filter against
  * the one Cassandra's sizing gives for an SSTable's real partition count
  * and fp_chance.  The computation and the verdict's rule are the core's
- * (src/core/bc_health.c, where the rule is stated); this file checks the
+ * (src/core/filter/bc_health.c, where the rule is stated); this file checks the
  * arguments as bloom_sizing does, counts the bits once and builds the row.
  */
 #include "postgres.h"

@@ -130,12 +130,45 @@ cycles() {
 		for my $text (sort keys %found) {
 			print "check-cycles: ", join(", ", @{$found{$text}}), ": ", $text;
 		}
+		# the core'"'"'s folders (CORE_DIRS, lowest first): a unit of the
+		# core uses only units of its own folder or of a folder before
+		# it, and never the glue or the client
+		my @dirs = split " ", ($ENV{CORE_DIRS} // "");
+		my %rank = map { $dirs[$_] => $_ } 0 .. $#dirs;
+		my %bad;
+		for my $p (@programs) {
+			for my $u (keys %{$use{$p}}) {
+				next unless $u =~ m{(?:^|/)src/core/([^/]+)/};
+				my $fu = $1;
+				if (!defined $rank{$fu}) {
+					$bad{"$u: in src/core/$fu/, a folder CORE_DIRS does not name\n"} = 1;
+					next;
+				}
+				for my $s (keys %{$use{$p}{$u}}) {
+					my $d = $def{$p}{$s};
+					next unless defined $d && $d ne $u;
+					my $fd = $d =~ m{(?:^|/)src/core/([^/]+)/} ? $1 : undef;
+					next if defined $fd && defined $rank{$fd} && $rank{$fd} <= $rank{$fu};
+					my $why = defined $fd ? "$fd is above $fu" : "the core uses a file outside it";
+					$bad{"$u -> $d ($why): $s\n"} = 1;
+				}
+			}
+		}
+		if (%bad) {
+			print "check-cycles: a use against the order of the core'"'"'s folders (@dirs):\n";
+			print "  $_" for sort keys %bad;
+		}
+		if (%bad && !%found) {
+			printf "check-cycles: %d uses against the folders'"'"' order\n", scalar keys %bad;
+			exit 1;
+		}
 		if (%found) {
 			printf "check-cycles: %d cycles among %d units (%s)\n",
 				scalar keys %found, $total, join(", ", @counts);
 			exit 1;
 		}
-		printf "check-cycles: %d units, no cycle (%s)\n", $total, join(", ", @counts);
+		printf "check-cycles: %d units, no cycle (%s)%s\n", $total, join(", ", @counts),
+			@dirs ? ", the core'"'"'s folders in order (@dirs)" : "";
 	' <<<"$listing"
 }
 
@@ -165,9 +198,37 @@ check-cycles: 1 cycles among 3 units (t 3)"
 	}
 }
 
+# Made-up folders lo and hi of a core, lo first: lo/x calls hi/y, a use
+# upwards, which the check must name; hi/z calls lo/x, which it allows.
+selftest_layers() {
+	local dir out want
+	dir=$(mktemp -d)
+	trap 'rm -rf "$dir"' RETURN
+	mkdir -p "$dir/src/core/lo" "$dir/src/core/hi"
+	printf 'int y_fn(int);\nint x_fn(int x) { return y_fn(x); }\n' >"$dir/src/core/lo/x.c"
+	printf 'int y_fn(int x) { return x + 1; }\n' >"$dir/src/core/hi/y.c"
+	printf 'int x_fn(int);\nint z_fn(void) { return x_fn(3); }\n' >"$dir/src/core/hi/z.c"
+	for f in lo/x hi/y hi/z; do
+		${CC:-cc} -c "$dir/src/core/$f.c" -o "$dir/src/core/$f.o"
+	done
+	out=$(CORE_DIRS="lo hi" cycles "t=$dir/src/core/lo/x.o" "t=$dir/src/core/hi/y.o" \
+		"t=$dir/src/core/hi/z.o") && {
+		echo "check-cycles: the made-up use of hi from lo was not found" >&2
+		return 1
+	}
+	want="check-cycles: a use against the order of the core's folders (lo hi):
+  $dir/src/core/lo/x.c -> $dir/src/core/hi/y.c (hi is above lo): y_fn
+check-cycles: 1 uses against the folders' order"
+	[[ $out == "$want" ]] || {
+		printf 'check-cycles: the made-up folders, expected:\n%s\nfound:\n%s\n' "$want" "$out" >&2
+		return 1
+	}
+}
+
 [[ $# -gt 0 ]] || {
 	echo "usage: test/check-cycles.sh PROGRAM=OBJECT... (or: make check-cycles)" >&2
 	exit 2
 }
 selftest
+selftest_layers
 cycles "$@"

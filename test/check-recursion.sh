@@ -8,7 +8,7 @@
 # and finds their cycles (functions that call themselves, directly or
 # through others).  Each must be one of KNOWN below, whose functions each
 # count their levels against the bound named there (BC_CQL_MAX_DEPTH's
-# comment in src/core/bc_cqltype.h lists them); and each of KNOWN must
+# comment in src/core/cql/bc_cqltype.h lists them); and each of KNOWN must
 # still be a cycle, so that the list stays exact.  Calls through function
 # pointers are not in the graph: bloomcass's are to readers (bc_reader)
 # and walk callbacks, which never call back into their caller.
@@ -22,11 +22,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # Each known cycle, its functions (a static one as file:name) and its bound.
 KNOWN=(
-	"src/core/bc_cqltype.c:parse_type src/core/bc_cqltype.c:parse_user|BC_CQL_MAX_DEPTH"
-	"src/core/bc_cqlvalue_text.c:text_value|BC_CQL_MAX_DEPTH"
+	"src/core/cql/bc_cqltype.c:parse_type src/core/cql/bc_cqltype.c:parse_user|BC_CQL_MAX_DEPTH"
+	"src/core/cql/bc_cqlvalue_text.c:text_value|BC_CQL_MAX_DEPTH"
 	"bc_cql_value_json|BC_CQL_MAX_DEPTH"
-	"src/core/bc_cqlvalue_parse.c:parse_composite src/core/bc_cqlvalue_parse.c:parse_tuple src/core/bc_cqlvalue_parse.c:parse_value|BC_CQL_MAX_DEPTH"
-	"src/core/bc_cqlvalue_sink.c:emit|BC_CQLSINK_MAX_LAYERS"
+	"src/core/cql/bc_cqlvalue_parse.c:parse_composite src/core/cql/bc_cqlvalue_parse.c:parse_tuple src/core/cql/bc_cqlvalue_parse.c:parse_value|BC_CQL_MAX_DEPTH"
+	"src/core/cql/bc_cqlvalue_sink.c:emit|BC_CQLSINK_MAX_LAYERS"
 	"bloom_exact_add src/bloom_agg_exact.c:exact_add_room src/bloom_agg_exact.c:exact_append src/bloom_agg_exact.c:exact_spread|one level: a state spreads once"
 )
 
@@ -42,21 +42,23 @@ mkdir -p "$OUT"
 
 server=$("$PG_CONFIG" --includedir-server)
 client=$("$PG_CONFIG" --includedir)
+# every folder of the core (src/core/README.md) on the include path
+core=$(for d in src/core/*/; do printf -- '-I%s ' "${d%/}"; done)
 # one compiler run a file, two at a time; the graph of f is $OUT/<f>.ci
 compile() {
 	local f=$1 o
 	o=$OUT/$(printf '%s' "$f" | tr / _).o
 	case $f in
-	src/core/*) set -- -std=c99 -D_POSIX_C_SOURCE=200809L -Isrc/core ;;
-	src/client/*) set -- -std=c99 -Isrc/core -Isrc/client -I"$client" -DLOAD_VERSION='"0"' ;;
-	*) set -- -Isrc/core -Isrc -I"$server" -I"$client" ;;
+	src/core/*) set -- -std=c99 -D_POSIX_C_SOURCE=200809L $core ;;
+	src/client/*) set -- -std=c99 $core -Isrc/client -I"$client" -DLOAD_VERSION='"0"' ;;
+	*) set -- $core -Isrc -I"$server" -I"$client" ;;
 	esac
 	"$CC" -O0 -fcallgraph-info "$@" -c "$f" -o "$o"
 }
 export -f compile
-export OUT CC server client
+export OUT CC server client core
 # shellcheck disable=SC2016 # $1 is the inner shell's
-if ! printf '%s\n' src/core/*.c src/*.c src/client/*.c |
+if ! printf '%s\n' src/core/*/*.c src/*.c src/client/*.c |
 	xargs -P 2 -I{} bash -c 'compile "$1"' _ {} >"$OUT/compile.log" 2>&1; then
 	cat "$OUT/compile.log" >&2
 	echo "check-recursion: the call graphs could not be made (gcc 10 or later?)" >&2

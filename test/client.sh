@@ -560,7 +560,7 @@ expect "missing directory: message" "$(grep -c "cannot read directory $T/no-such
 # --- files that are not what they should be (test/make-hostile.sh, files) ---
 # a FIFO in a component's place is not a component (the walk lists regular
 # files only) and is never opened (an open would wait for a writer forever;
-# src/core/bc_open_posix.c refuses one met anyway, test/unit/test_open.c):
+# src/core/node/bc_open_posix.c refuses one met anyway, test/unit/node/test_open.c):
 # the SSTable loads without it, or, without its Data.db, is orphaned and not
 # loaded; folders linked into a lattice (d0 .. d12, two links each to the
 # next: 4,096 paths) give their SSTable once
@@ -733,7 +733,7 @@ fi
 # chroots too)
 ns_private() { mountpoint -q "$T" || { mount --bind "$T" "$T" && mount --make-private "$T"; }; }
 
-# one SSTable, one path in a chroot (src/core/bc_mounts.c): a chroot at
+# one SSTable, one path in a chroot (src/core/node/bc_mounts.c): a chroot at
 # chroot/, a folder and not a mount (its root is then not in the mount
 # table), made of bind mounts of /usr (bin, lib, lib64 and sbin links to
 # it) and of the cluster's socket folder (which holds chroot/ itself: one

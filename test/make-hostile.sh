@@ -57,7 +57,7 @@ done
 copy_sstable "$L/nb/legacy_tables/legacy_nb_clust/nb-1-big" files/lattice/d12/nb-1-big
 
 # --- components: positions and lengths one component gives another ---
-# (sql/22_components.sql; test/unit/test_agreement.c sweeps every one-byte
+# (sql/22_components.sql; test/unit/index/test_agreement.c sweeps every one-byte
 # mutant of the same files)
 
 # poke FILE OFFSET BYTE...: write the bytes (two hex digits each) at OFFSET
@@ -90,7 +90,7 @@ b=$(od -An -tu1 -j2 -N1 "$MC-Index.db" | tr -d ' ')
 poke "$dest/$C/index-order/mc-2-big-Index.db" 2 "$(printf '%02x' $((b ^ 16)))"
 
 # Index.db key lengths against the entries Summary.db samples
-# (test/unit/test_agreement.c sweeps every key length's one-byte mutants):
+# (test/unit/index/test_agreement.c sweeps every key length's one-byte mutants):
 # oa-13-big's byte 0 from 0x00 to 0x80, the first key 32,772 bytes long,
 # over the entries behind it and the second sampled one
 OA13=$src/sstable-transformer/clickhouse/src/test/resources/sstables/oa-13-big

@@ -37,7 +37,11 @@
 #                              option and exit status of --help
 #   test/install-guard.sh      make install stops, naming the package,
 #                              before writing over a Debian package's file
-#   make core-c99              the core alone, strict C99, no PostgreSQL
+#   make core-c99              the core alone, strict C99, no PostgreSQL,
+#                              each folder with only the folders below it
+#   make check-layers          the core's folders are those of CORE_DIRS,
+#                              each including only from folders below it,
+#                              as its README.md says (test/check-layers.sh)
 #   make check-symbols         no exported symbol clashes with the server
 #   make check-recursion       every recursive function is a known one,
 #                              bounded (test/check-recursion.sh)
@@ -337,6 +341,7 @@ else
 fi
 
 simple_stage core-c99 make PG_CONFIG="$PG_CONFIG" core-c99 || true
+tree_stage layers check-layers make PG_CONFIG="$PG_CONFIG" check-layers
 tree_stage recursion check-recursion make PG_CONFIG="$PG_CONFIG" check-recursion
 tree_stage cycles check-cycles make PG_CONFIG="$PG_CONFIG" check-cycles
 if [[ $BUILD_OK == yes ]]; then

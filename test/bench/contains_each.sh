@@ -12,6 +12,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 # shellcheck source=test/lib/common.sh
 . "$ROOT/test/lib/common.sh"
+# shellcheck source=test/lib/bench.sh
+. "$ROOT/test/lib/bench.sh"
 
 BENCH_REPS=${BENCH_REPS:-5}
 [[ $BENCH_REPS =~ ^[1-9][0-9]*$ ]] || bc_die "BENCH_REPS must be a positive integer"
@@ -23,16 +25,7 @@ bc_lock
 make -j2 PG_CONFIG="$PG_CONFIG" >/dev/null
 make PG_CONFIG="$PG_CONFIG" install >/dev/null
 
-bc_cluster_start
-psql -X -q -v ON_ERROR_STOP=1 -d postgres <<'SQL'
-ALTER SYSTEM SET autovacuum = off;
-ALTER SYSTEM SET jit = off;
-ALTER SYSTEM SET max_parallel_workers_per_gather = 0;
-SQL
-_bc_as_server_user "$(_bc_bindir)/pg_ctl" --pgdata="$BC_CLUSTER_DIR/data" \
-	--log="$BC_CLUSTER_DIR/server.log" --wait --timeout=120 restart >/dev/null
-createdb bench
-export PGDATABASE=bench
+bc_bench_cluster_start max_parallel_workers_per_gather=0
 
 bc_log "B8: one session, $BENCH_REPS repetitions per side"
 psql -X -q -v ON_ERROR_STOP=1 -v reps="$BENCH_REPS" -v out="$OUT/contains_each.md" \

@@ -2,7 +2,10 @@
  * core_bench.c - B5: micro-benchmark of the bloomcass core, without
  * PostgreSQL.
  *
- *   cc -O2 -Isrc/core -o build/bench/core_bench test/bench/core_bench.c src/core/[a-z]*.c -lm
+ *   cc -O2 -Isrc/core/base -Isrc/core/filter ... (every folder of the
+ *      core) -o build/bench/core_bench test/bench/core_bench.c
+ *      src/core/<folder>/bc_*.c -llz4 -lsnappy -lz -lzstd -lm
+ * as test/bench/run.sh builds it.
  *   build/bench/core_bench [-q] [-r REPS] [-o RAW.tsv]
  *
  * Measures, with clock_gettime(CLOCK_MONOTONIC), the median over REPS

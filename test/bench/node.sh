@@ -51,6 +51,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 # shellcheck source=test/lib/common.sh
 . "$ROOT/test/lib/common.sh"
+# shellcheck source=test/lib/bench.sh
+. "$ROOT/test/lib/bench.sh"
 
 SIZES=${NODE_BENCH_SIZES:-1000 10000}
 REPS=${NODE_BENCH_REPS:-5}
@@ -125,17 +127,7 @@ flock 9
 bc_log "installing bloomcass"
 make PG_CONFIG="$PG_CONFIG" install >/dev/null
 
-bc_cluster_start
-psql -X -q -v ON_ERROR_STOP=1 -d postgres <<'SQL'
-ALTER SYSTEM SET autovacuum = off;
-ALTER SYSTEM SET jit = off;
-ALTER SYSTEM SET max_wal_size = '8GB';
-ALTER SYSTEM SET checkpoint_timeout = '1h';
-SQL
-_bc_as_server_user "$(_bc_bindir)/pg_ctl" --pgdata="$BC_CLUSTER_DIR/data" \
-	--log="$BC_CLUSTER_DIR/server.log" --wait --timeout=120 restart >/dev/null
-createdb bench
-export PGDATABASE=bench
+bc_bench_cluster_start max_wal_size=8GB checkpoint_timeout=1h
 psql -X -q -v ON_ERROR_STOP=1 -f test/bench/node_setup.sql
 # the filters: each is what bloom_agg and bloom_export give for its keys
 psql -X -q -v ON_ERROR_STOP=1 -v filters="$NODES/$max_n/filters.tsv" -v S="$ROOT/test/data/sstables" \

@@ -12,6 +12,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 . "$ROOT/test/lib/common.sh"
+. "$ROOT/test/lib/bench.sh"
 
 BENCH_REPS=${BENCH_REPS:-5}
 OUT=$ROOT/build/bench
@@ -21,19 +22,8 @@ bc_install_deps
 make -j2 PG_CONFIG="$PG_CONFIG" >/dev/null
 make PG_CONFIG="$PG_CONFIG" install >/dev/null
 
-bc_cluster_start
-psql -X -q -v ON_ERROR_STOP=1 -d postgres <<'SQL'
-ALTER SYSTEM SET autovacuum = off;
-ALTER SYSTEM SET shared_buffers = '2GB';
-ALTER SYSTEM SET max_wal_size = '16GB';
-ALTER SYSTEM SET checkpoint_timeout = '1h';
-ALTER SYSTEM SET wal_level = minimal;
-ALTER SYSTEM SET max_wal_senders = 0;
-SQL
-_bc_as_server_user "$(_bc_bindir)/pg_ctl" --pgdata="$BC_CLUSTER_DIR/data" \
-	--log="$BC_CLUSTER_DIR/server.log" --wait --timeout=120 restart >/dev/null
-createdb bench
-export PGDATABASE=bench
+bc_bench_cluster_start shared_buffers=2GB max_wal_size=16GB checkpoint_timeout=1h \
+	wal_level=minimal max_wal_senders=0
 
 bc_log "B7 setup: 100 filters each of 1 MB, 12 MB and 100 MB"
 t0=$(date +%s)

@@ -22,6 +22,8 @@ cd "$ROOT"
 
 # shellcheck source=test/lib/common.sh
 . "$ROOT/test/lib/common.sh"
+# shellcheck source=test/lib/bench.sh
+. "$ROOT/test/lib/bench.sh"
 
 BENCH_QUICK=${BENCH_QUICK:-0}
 if [[ $BENCH_QUICK == 1 ]]; then
@@ -65,7 +67,9 @@ fi
 # B5: the core alone, before any server runs.
 # ---------------------------------------------------------------------------
 bc_log "B5: core micro-benchmark"
-cc -O2 -Isrc/core -o "$OUT/core_bench" test/bench/core_bench.c src/core/[a-z]*.c -llz4 -lsnappy -lz -lzstd -lm
+CORE_INCLUDES=()
+for d in src/core/*/; do CORE_INCLUDES+=("-I${d%/}"); done
+cc -O2 "${CORE_INCLUDES[@]}" -o "$OUT/core_bench" test/bench/core_bench.c src/core/*/*.c -llz4 -lsnappy -lz -lzstd -lm
 "$OUT/core_bench" "${CORE_FLAGS[@]}" -r "$BENCH_REPS" -o "$OUT/core.tsv"
 
 # ---------------------------------------------------------------------------
@@ -73,20 +77,8 @@ cc -O2 -Isrc/core -o "$OUT/core_bench" test/bench/core_bench.c src/core/[a-z]*.c
 # tables stay in them (a table over a quarter of shared_buffers would be
 # scanned through a small ring buffer instead).
 # ---------------------------------------------------------------------------
-bc_cluster_start
-psql -X -q -v ON_ERROR_STOP=1 -d postgres <<'SQL'
-ALTER SYSTEM SET autovacuum = off;
-ALTER SYSTEM SET jit = off;
-ALTER SYSTEM SET shared_buffers = '2GB';
-ALTER SYSTEM SET max_parallel_workers_per_gather = 0;
-ALTER SYSTEM SET max_wal_size = '8GB';
-ALTER SYSTEM SET checkpoint_timeout = '1h';
-SQL
-bc_log "restarting PostgreSQL with the benchmark settings"
-_bc_as_server_user "$(_bc_bindir)/pg_ctl" --pgdata="$BC_CLUSTER_DIR/data" \
-	--log="$BC_CLUSTER_DIR/server.log" --wait --timeout=120 restart >/dev/null
-createdb bench
-export PGDATABASE=bench
+bc_bench_cluster_start shared_buffers=2GB max_parallel_workers_per_gather=0 \
+	max_wal_size=8GB checkpoint_timeout=1h
 
 PSQL_VARS=(-v nkeys="$NKEYS" -v b1_small="$B1_SMALL" -v b1_large="$B1_LARGE"
 	-v b2_expected="$B2_EXPECTED" -v npar="$NPAR" -v nmem="$NMEM"

@@ -1,7 +1,7 @@
 /*
  * fuzz.h - what the files of the core's libFuzzer target share
- * (test/fuzz/fuzz_*.c, linked into one binary, fuzz_core, by
- * run-short.sh): the invariant check, exact-size allocations, keys taken
+ * (test/fuzz/fuzz_main.c and test/fuzz/<folder>/fuzz_*.c, linked into
+ * one binary, fuzz_core, by run-short.sh): the invariant check, exact-size allocations, keys taken
  * from the input, the SSTable versions the file stages select, a bc_reader
  * over memory, and the stages, each of which fuzz_main.c runs on every
  * input.

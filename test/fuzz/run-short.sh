@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 #
-# test/fuzz/run-short.sh - build the libFuzzer target of test/fuzz/*.c
+# test/fuzz/run-short.sh - build the libFuzzer target of test/fuzz/*.c and test/fuzz/*/*.c
 # (fuzz_core) and fuzz the bloomcass core for a bounded time.
 #
 #   bash test/fuzz/run-short.sh                  # 60 s
@@ -14,7 +14,8 @@
 #                  runs grew in $FUZZ_OUT/corpus/work
 #   CC             the compiler (default clang)
 #
-# It builds $FUZZ_OUT/fuzz_core from src/core/*.c and test/fuzz/*.c
+# It builds $FUZZ_OUT/fuzz_core from src/core/*/*.c, test/fuzz/*.c and
+# test/fuzz/*/*.c
 # (linked with liblz4, libsnappy, zlib and libzstd), writes the seeds to
 # $FUZZ_OUT/corpus/seed (every *.db / *.bin file of test/data/real-filters
 # and test/data/vectors as a Filter.db image, as the bloom type's binary
@@ -90,9 +91,12 @@ rm -f "$OUT/probe" "$OUT/probe.c" "$OUT/probe.log"
 # Build
 # ---------------------------------------------------------------------------
 say "building $BIN"
+# every folder of the core is on the include path (src/core/README.md)
+CORE_INCLUDES=()
+for d in src/core/*/; do CORE_INCLUDES+=("-I${d%/}"); done
 "$CC" -std=c99 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer \
 	"${SAN_FLAGS[@]}" -Wall -Wextra -Werror \
-	-Isrc/core -Itest/lib src/core/*.c test/fuzz/*.c test/lib/bytebuf.c -llz4 -lsnappy -lz -lzstd -lm -o "$BIN" ||
+	"${CORE_INCLUDES[@]}" -Itest/fuzz -Itest/lib src/core/*/*.c test/fuzz/*.c test/fuzz/*/*.c test/lib/bytebuf.c -llz4 -lsnappy -lz -lzstd -lm -o "$BIN" ||
 	die "build of $BIN failed"
 
 # ---------------------------------------------------------------------------
@@ -330,7 +334,7 @@ else
 	die "test/make-v60.sh failed: no seeds for Cassandra 6.0's dictionary"
 fi
 
-# the inputs of two findings (test/unit/test_compression.c, check_negative_max;
+# the inputs of two findings (test/unit/data/test_compression.c, check_negative_max;
 # test_trie_keys.c, check_inner_leaf): a chunk of a version with the max
 # compressed length stored as it is, that length negative; and a
 # trie-indexed SSTable whose root holds a key and a child
@@ -353,7 +357,7 @@ put_seed folder-tempdir < <(printf '/var/lib/scylla/data/ks/t-5a1c395e9a9411e8a0
 put_seed folder-staging-tempdir < <(printf '/d/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/staging/8.sstable/9.sstable')
 # a folder's real path, NUL, a mount table (fuzz_mounts.c): the host's
 # root and bind mounts of a folder and its parent, a chroot's (no mount at
-# "/"), a container's (test/unit/test_mounts.c has them whole)
+# "/"), a container's (test/unit/node/test_mounts.c has them whole)
 put_seed mounts-host < <(printf '/a/ks\0%s' '46 45 254:0 / / rw,relatime - ext4 /dev/vda rw
 66 46 254:0 /srv/data /a rw,relatime - ext4 /dev/vda rw
 67 46 254:0 /srv /b rw,relatime - ext4 /dev/vda rw

@@ -3,7 +3,7 @@
  * (dict_trailer.c): one trained by libzstd's ZDICT_trainFromBuffer, and
  * the trailer CompressionDictionary.serialize writes after
  * CompressionInfo.db's chunk offsets (kind, id, length, bytes, CRC32C;
- * the layout is in src/core/bc_compression_dict.h), whole or damaged in
+ * the layout is in src/core/data/bc_compression_dict.h), whole or damaged in
  * one of the ways a reader must refuse or see through.
  */
 #ifndef DICT_TRAILER_H

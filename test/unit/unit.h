@@ -104,7 +104,8 @@ int			unit_parse_i64(const char *s, int64_t *out);
 /* a growable buffer of bytes (test/lib/bytebuf.h) */
 #include "bytebuf.h"
 
-/* Test suites: test_<core file>.c tests src/core/bc_<core file>.c. */
+/* Test suites: test/unit/<folder>/test_<core file>.c tests
+ * src/core/<folder>/bc_<core file>.c, the same folder (src/core/README.md). */
 void		suite_murmur3(void);	/* test_murmur3.c */
 void		suite_indexes(void);	/* test_filter.c */
 void		suite_ops(void);

@@ -336,7 +336,7 @@ check_sstable(char **f)
 
 /*
  * A leaf with children whose key's form goes on past it (the fuzz
- * target's order check, test/fuzz/fuzz_trie_keys.c, flags it): the root
+ * target's order check, test/fuzz/index/fuzz_trie_keys.c, flags it): the root
  * holds "z" and its child at 0x40 "a" (ByteOrdered), so the keys came out
  * as z, a, each form starting with its leaf's prefix.  A lookup never stops at such a leaf but for a whole
  * key: BC_ERR_TRIE_KEY.  The same trie without the root's payload lists

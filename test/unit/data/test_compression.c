@@ -798,7 +798,7 @@ check_damaged(void)
 
 /*
  * A negative max compressed length (the fuzz target's model of a chunk,
- * test/fuzz/fuzz_data.c, flags it): Cassandra compares a chunk's stored
+ * test/fuzz/data/fuzz_data.c, flags it): Cassandra compares a chunk's stored
  * length with it as an int (CompressedChunkReader:
  * chunk.length < maxCompressedLength is decompressed, anything else copied),
  * so every chunk is read as it is stored.  The reader compared the two
