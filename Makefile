@@ -495,7 +495,8 @@ build/bench/node_copy: test/bench/node_copy.c
 # The lists above against the tree: every src/*.c, src/core/*/*.c,
 # src/client/*.c, test/tools/*.c, src/sql/*.sql and sql/*.sql is named,
 # every named file exists, each test has its expected output and each
-# expected output its test, and the lists of C files are sorted.
+# expected output its test, the lists of C files are sorted, and no C file
+# of the extension or the client is past MAX_LINES lines.
 # ---------------------------------------------------------------------------
 # What the repository's root holds: nothing else, tracked or not ignored
 # (a fuzzer's crash-* artifact, a stray log), is to be there.  The build's
@@ -505,6 +506,10 @@ ROOT_ENTRIES = .ci .git .gitignore CHANGELOG.md CONTRIBUTING.md LICENSE META.jso
 
 LISTED_FILES = $(CORE_SRCS) $(GLUE_SRCS) $(CLIENT_SRCS) $(TOOL_SRCS) $(DATA) $(patsubst %,sql/%.sql,$(REGRESS))
 TREE_FILES = $(wildcard src/*.c src/core/*.c src/core/*/*.c src/client/*.c test/tools/*.c src/sql/*.sql sql/*.sql)
+
+# No C file of the extension or the client is longer than this: past it, a
+# file usually holds two concerns.
+MAX_LINES = 600
 
 check-sources:
 	@rc=0; \
@@ -533,6 +538,10 @@ check-sources:
 	for e in $$entries; do \
 		case " $(ROOT_ENTRIES) " in *" $$e "*) ;; \
 		*) echo "$$e: at the repository's root, which holds only ROOT_ENTRIES of the Makefile (move it, remove it, or list it there)"; rc=1 ;; esac; \
+	done; \
+	for f in $(CORE_SRCS) $(GLUE_SRCS) $(CLIENT_SRCS); do \
+		n=$$(wc -l <"$$f"); \
+		[ "$$n" -le $(MAX_LINES) ] || { echo "$$f: $$n lines, more than $(MAX_LINES): split it by concern (doc/layout.md)"; rc=1; }; \
 	done; \
 	if [ $$rc -ne 0 ]; then echo "check-sources: the Makefile's lists and the tree differ"; exit 1; fi; \
 	echo "check-sources: the $(words $(LISTED_FILES)) files named in the Makefile are the tree's"

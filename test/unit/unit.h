@@ -128,6 +128,8 @@ void		suite_scylladb(void);
 void		suite_compression(void);	/* test_compression.c */
 void		suite_compression_dict(void);	/* test_compression_dict.c */
 void		suite_walk(void);	/* test_walk.c */
+void		suite_walk_links(void);	/* test_walk_links.c */
+void		suite_walk_logs(void);	/* test_walk_logs.c */
 void		suite_mounts(void);	/* test_mounts.c */
 void		suite_open(void);	/* test_open.c */
 void		suite_key_range(void);	/* test_key_range.c */

@@ -316,6 +316,8 @@ main(int argc, char **argv)
 		{"compression", suite_compression},
 		{"compression_dict", suite_compression_dict},
 		{"walk", suite_walk},
+		{"walk_links", suite_walk_links},
+		{"walk_logs", suite_walk_logs},
 		{"mounts", suite_mounts},
 		{"open", suite_open},
 		{"key_range", suite_key_range},
