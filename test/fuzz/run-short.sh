@@ -334,7 +334,7 @@ else
 	die "test/make-v60.sh failed: no seeds for Cassandra 6.0's dictionary"
 fi
 
-# the inputs of two findings (test/unit/data/test_compression.c, check_negative_max;
+# the inputs of two findings (test/unit/data/test_compression_damaged.c, check_negative_max;
 # test_trie_keys.c, check_inner_leaf): a chunk of a version with the max
 # compressed length stored as it is, that length negative; and a
 # trie-indexed SSTable whose root holds a key and a child

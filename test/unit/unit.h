@@ -51,6 +51,10 @@ char	   *unit_hex_encode(const uint8_t *data, size_t len);
 /* 1 when the lowercase hex of data[0 .. len) is hex. */
 int			unit_hex_eq(const uint8_t *data, size_t len, const char *hex);
 
+/* A check that got[0 .. len) is want_hex, naming line and what when not. */
+void		unit_check_bytes(int line, const char *what, const uint8_t *got, size_t len,
+							 const char *want_hex);
+
 /*
  * Tab-separated files: unit_tsv_open() opens a file under the data
  * directory; unit_tsv_next() reads the next non-comment line and splits it
@@ -115,6 +119,8 @@ void		suite_filters(void);
 void		suite_real_filters(void);
 void		suite_status(void);	/* test_status.c */
 void		suite_keys(void);	/* test_keys.c */
+void		suite_keys_number(void);	/* test_keys_number.c */
+void		suite_keys_types(void);	/* test_keys_types.c */
 void		suite_index(void);	/* test_index.c */
 void		suite_summary(void);	/* test_summary.c */
 void		suite_sstable_name(void);	/* test_sstable_name.c */
@@ -126,6 +132,7 @@ void		suite_health(void);	/* test_health.c */
 void		suite_partitions(void);	/* test_partitions.c */
 void		suite_scylladb(void);
 void		suite_compression(void);	/* test_compression.c */
+void		suite_compression_damaged(void);	/* test_compression_damaged.c */
 void		suite_compression_dict(void);	/* test_compression_dict.c */
 void		suite_walk(void);	/* test_walk.c */
 void		suite_walk_links(void);	/* test_walk_links.c */

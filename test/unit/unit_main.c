@@ -145,6 +145,18 @@ unit_hex_eq(const uint8_t *data, size_t len, const char *hex)
 	return r;
 }
 
+void
+unit_check_bytes(int line, const char *what, const uint8_t *got, size_t len,
+				 const char *want_hex)
+{
+	char	   *hex = unit_hex_encode(got, len);
+
+	CHECK(hex != NULL && strcmp(hex, want_hex) == 0,
+		  "line %d: %s: got %s, want %s", line, what, hex ? hex : "?",
+		  want_hex);
+	free(hex);
+}
+
 int
 unit_tsv_open(unit_tsv *t, const char *rel)
 {
@@ -303,6 +315,8 @@ main(int argc, char **argv)
 		{"filters", suite_filters},
 		{"real_filters", suite_real_filters},
 		{"keys", suite_keys},
+		{"keys_number", suite_keys_number},
+		{"keys_types", suite_keys_types},
 		{"index", suite_index},
 		{"summary", suite_summary},
 		{"sstable_name", suite_sstable_name},
@@ -314,6 +328,7 @@ main(int argc, char **argv)
 		{"partitions", suite_partitions},
 		{"scylladb", suite_scylladb},
 		{"compression", suite_compression},
+		{"data_damaged", suite_compression_damaged},
 		{"compression_dict", suite_compression_dict},
 		{"walk", suite_walk},
 		{"walk_links", suite_walk_links},
