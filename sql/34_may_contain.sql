@@ -212,6 +212,18 @@ SELECT (SELECT count(*) FROM bloom_may_contain(NULL::bloom, '{k1}'::text[])) AS 
 -- in a select list, beside another column; under LIMIT
 SELECT 'row' AS c, bloom_may_contain(f, ARRAY['k3', 'x', 'k1', 'k3']) AS k FROM mc_shape_filter;
 SELECT k FROM mc_shape_filter, bloom_may_contain(f, ARRAY['k5', 'k4', 'x', 'k3']) k LIMIT 2;
+-- in a select list the rows stream value per call: a set left before its
+-- end (LIMIT in a subquery run once per row) does not leak into the next
+-- row's set, and the next set starts at its own first key
+SELECT i, (SELECT k FROM (SELECT bloom_may_contain(f, a) AS k) s LIMIT 1) AS first_present,
+       (SELECT k FROM (SELECT bloom_may_contain(f, a, 'text') AS k) s LIMIT 1 OFFSET 1) AS second_present,
+       ARRAY(SELECT bloom_may_contain(f, a)) AS all_present
+FROM mc_shape_filter, (VALUES (1, '{x,k1,k2,k3}'::text[]), (2, '{k4,k5,y}'), (3, '{y}'),
+	(4, '{z,k6,NULL,k7}'), (5, NULL)) v(i, a)
+ORDER BY i;
+-- two sets in one select list run side by side, the shorter padded with NULL
+SELECT bloom_may_contain(f, ARRAY['k1', 'x', 'k2']) AS a, bloom_may_contain(f, ARRAY['k9', 'k8', 'k7', 'y']) AS b
+FROM mc_shape_filter;
 -- the output type is the element type: varchar, a domain, an integer
 SELECT pg_typeof(k), k FROM mc_shape_filter, bloom_may_contain(f, ARRAY['k1', 'x']::varchar[]) k;
 SELECT pg_typeof(k), k FROM mc_shape_filter, bloom_may_contain(f, ARRAY['k2', 'x']::mc_dtext[]) k;

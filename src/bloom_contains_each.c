@@ -61,7 +61,7 @@ bloom_contains_each(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		PG_RETURN_NULL();
 	keys = PG_GETARG_ARRAYTYPE_P(1);
-	bloom_each_begin(&w, fcinfo, keys);
+	bloom_each_begin(&w, fcinfo, keys, (BloomEachCache **) &fcinfo->flinfo->fn_extra);
 	nitems = w.nitems;
 	if (nitems == 0)
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));

@@ -43,15 +43,15 @@ struct BloomEachCache
 };
 
 void
-bloom_each_begin(BloomEachWalk *w, FunctionCallInfo fcinfo, ArrayType *keys)
+bloom_each_begin(BloomEachWalk *w, FunctionCallInfo fcinfo, ArrayType *keys, BloomEachCache **cache)
 {
-	BloomEachCache *ec = (BloomEachCache *) fcinfo->flinfo->fn_extra;
+	BloomEachCache *ec = *cache;
 	Oid			elemtype = ARR_ELEMTYPE(keys);
 
 	if (ec == NULL)
 	{
 		ec = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BloomEachCache));
-		fcinfo->flinfo->fn_extra = ec;
+		*cache = ec;
 	}
 	w->fcinfo = fcinfo;
 	w->ec = ec;

@@ -17,8 +17,8 @@
  */
 #define BLOOM_EACH_BATCH 1024
 
-/* a call site's state (in fn_extra): the element type's key serialization,
- * the stored filter state, the last filter detoasted whole */
+/* a call site's state: the element type's key serialization, the stored
+ * filter state, the last filter detoasted whole */
 typedef struct BloomEachCache BloomEachCache;
 
 /* one call's walk over the elements of its keys, in storage order */
@@ -36,11 +36,12 @@ typedef struct BloomEachWalk
 /*
  * The walk over keys of a call whose argument 0 is the filter and argument
  * 2, if any and not NULL, the key_type (bloom_typed_key.c); the call
- * site's state kept in fn_extra.  An element type @> does not take is its
- * error (42804); a key_type that is no type 22023.
+ * site's state kept in *cache (made in fn_mcxt when NULL).  An element
+ * type @> does not take is its error (42804); a key_type that is no type
+ * 22023.
  */
 extern BLOOM_INTERNAL void bloom_each_begin(BloomEachWalk *w, FunctionCallInfo fcinfo,
-											ArrayType *keys);
+											ArrayType *keys, BloomEachCache **cache);
 
 /*
  * The next batch: up to BLOOM_EACH_BATCH non-NULL elements in storage
