@@ -316,6 +316,8 @@ END $$;
 SET statement_timeout = '1s';
 SELECT mc_cancel_after($$SELECT count(*) FROM mc_huge, bloom_may_contain(bloom_create(1000), a, 'varint')$$) < 2.0
        AS may_contain_cancelled_within_1s;
+SELECT mc_cancel_after($$SELECT count(*) FROM (SELECT bloom_may_contain(bloom_create(1000), a, 'varint') FROM mc_huge) s$$) < 2.0
+       AS may_contain_select_list_cancelled_within_1s;
 SELECT mc_cancel_after($$SELECT cardinality(bloom_contains_each(bloom_create(1000), a, 'varint')) FROM mc_huge$$) < 2.0
        AS contains_each_cancelled_within_1s;
 RESET statement_timeout;
