@@ -107,12 +107,14 @@ GLUE_SRCS = \
 	src/bloom_agg_testing.c \
 	src/bloom_contains_each.c \
 	src/bloom_cqlkey.c \
+	src/bloom_each.c \
 	src/bloom_file_errors.c \
 	src/bloom_files.c \
 	src/bloom_health.c \
 	src/bloom_io.c \
 	src/bloom_keys.c \
 	src/bloom_keys_sql.c \
+	src/bloom_may_contain.c \
 	src/bloom_metadata.c \
 	src/bloom_ops.c \
 	src/bloom_probe.c \
@@ -173,6 +175,7 @@ REGRESS = \
 	31_typed_probes \
 	32_metadata \
 	33_data_dir_links \
+	34_may_contain \
 	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 

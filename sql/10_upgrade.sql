@@ -229,6 +229,7 @@ SELECT extversion FROM pg_extension WHERE extname = 'bloomcass';
 SELECT 'cassandra_sstable_partitions(text)'::regprocedure;
 SELECT 'bloom_contains_each(bloom, anyarray)'::regprocedure;
 SELECT 'bloom_contains(bloom, "any", text)'::regprocedure, 'bloom_contains_each(bloom, anyarray, text)'::regprocedure;
+SELECT 'bloom_may_contain(bloom, anyarray)'::regprocedure, 'bloom_may_contain(bloom, anyarray, text)'::regprocedure;
 SELECT 'cassandra_metadata(bytea, text)'::regprocedure, 'cassandra_sstable_metadata(text)'::regprocedure,
        'cassandra_metadata_histograms(bytea, text)'::regprocedure,
        'cassandra_droppable_tombstones(bytea, text, bigint)'::regprocedure;

@@ -1,8 +1,9 @@
 /*
  * bloom_typed_key.h - a PostgreSQL value serialized as the CQL type of a
  * partition key (bloom_typed_key.c): the typed probes bloom_contains(filter,
- * key, key_type) and bloom_contains_each(filter, keys, key_type), and
- * cassandra_sstable_has_key under the SSTable's own key type.
+ * key, key_type), bloom_contains_each(filter, keys, key_type) and
+ * bloom_may_contain(filter, keys, key_type), and cassandra_sstable_has_key
+ * under the SSTable's own key type.
  */
 #ifndef BLOOM_TYPED_KEY_H
 #define BLOOM_TYPED_KEY_H

@@ -78,6 +78,30 @@ CREATE FUNCTION @extschema@.bloom_contains_each(filter @extschema@.bloom, keys a
 COMMENT ON FUNCTION @extschema@.bloom_contains_each(@extschema@.bloom, anyarray, text) IS
 	'bloom_contains(filter, key, key_type) for every element of keys, in order, with the array''s dimensions; NULL for a NULL element';
 
+-- Which of many keys a filter may contain: the elements of the array whose
+-- probe answers true, as rows (in storage order, NULL elements skipped),
+-- probed in batches as bloom_contains_each probes them.  ROWS 100: at
+-- most the array's elements, as unnest is estimated without its support
+-- function.
+------------------------------------------------------------------------------
+
+-- section: keys a filter may contain, as rows (bloom_may_contain)
+-- C: src/bloom_may_contain.c
+
+CREATE FUNCTION @extschema@.bloom_may_contain(filter @extschema@.bloom, keys anyarray)
+	RETURNS SETOF anyelement
+	AS 'MODULE_PATHNAME', 'bloom_may_contain'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.bloom_may_contain(@extschema@.bloom, anyarray) IS
+	'the elements of keys that filter may contain (filter @> key), in order, NULL elements skipped';
+
+CREATE FUNCTION @extschema@.bloom_may_contain(filter @extschema@.bloom, keys anyarray, key_type text)
+	RETURNS SETOF anyelement
+	AS 'MODULE_PATHNAME', 'bloom_may_contain'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.bloom_may_contain(@extschema@.bloom, anyarray, text) IS
+	'the elements of keys that filter may contain as keys of the CQL type key_type, in order, NULL elements skipped; NULL key_type: as @>';
+
 ------------------------------------------------------------------------------
 -- Everything Statistics.db holds (cassandra_metadata,
 -- cassandra_sstable_metadata, cassandra_metadata_histograms,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # test/bench/contains_each.sh - B8, many keys against one filter in one
-# call (not part of CI; about 2 minutes, 1 GB of memory).  Runs
+# call (not part of CI; about 3 minutes, 1.5 GB of memory).  Runs
 # test/bench/contains_each.sql in one session on a throwaway cluster and
 # writes build/bench/contains_each.md, with PASS or FAIL against the bound.
 #

@@ -5,8 +5,10 @@
 -- text[], alternating in one session:
 --   A: SELECT cardinality(bloom_contains_each($1, $2))   (the answers)
 --   B: SELECT count(*) FROM unnest($2) k WHERE $1 @> k    (row at a time)
--- bound: A <= 0.40 x B (median of the per-pair ratios), on B8a and on
--- B8d (the same pair as static statements, below).  Also, for
+-- bound: A <= 0.40 x B (median of the per-pair ratios), on B8a, on
+-- B8d (the same pair as static statements, below) and on B8f (the filter
+-- and the keys stored in tables, the keys returned as rows by
+-- bloom_may_contain: below).  Also, for
 -- reference: A' = A counting the present keys
 -- (SELECT count(*) FROM unnest(bloom_contains_each($1, $2)) a WHERE a,
 -- whose unnest costs as much as B's), both on a 1.2 MB filter
@@ -68,6 +70,27 @@ BEGIN
 	END LOOP;
 END $$;
 
+-- A and B alternating over tables (no parameters), reps times each after
+-- one warm-up of each
+CREATE FUNCTION b8_pair_tables(p_row text, p_reps int, a text, b text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	i int;
+	s text;
+	t0 timestamptz;
+	n bigint;
+BEGIN
+	EXECUTE a INTO n;
+	EXECUTE b INTO n;
+	FOR i IN 1 .. 2 * p_reps LOOP
+		s := CASE WHEN (i % 4) IN (1, 0) THEN 'A' ELSE 'B' END;
+		t0 := clock_timestamp();
+		EXECUTE CASE s WHEN 'A' THEN a ELSE b END INTO n;
+		INSERT INTO b8_raw VALUES (p_row, (i + 1) / 2, s,
+			1000 * extract(epoch FROM clock_timestamp() - t0), n);
+	END LOOP;
+END $$;
+
 -- the filters: keys key1 .. key500000 added (as bloom_agg sizes for 1e8
 -- and 1e6 keys); the probes key1 .. key1000000
 CREATE FUNCTION b8_run(p_reps int) RETURNS void LANGUAGE plpgsql AS $$
@@ -90,9 +113,48 @@ BEGIN
 END $$;
 SELECT b8_run(:reps);
 
+-- B8f: the same filter stored (a table's column, out of line,
+-- uncompressed: STORAGE external) and the same keys in a table, which of
+-- them it may contain as rows: bloom_may_contain in FROM against unnest
+-- and row-at-a-time @>.  Both read the stored filter whole once per
+-- statement (the probe cache of their call site).  For the floor (info):
+-- B8g, the same batched probes without rows (bloom_contains_each's
+-- answers counted by cardinality); B8h, the rows alone: the 500,000
+-- present keys through bloom_may_contain on a filter of one word, every
+-- bit set (the keys hashed, no filter read, every probe in the caches and
+-- true).  Against the same B as B8f.  Also for reference: B8j, B8f's A
+-- with bloom_may_contain in a select list, where its rows stream value per
+-- call, no tuplestore; B8i, B8h's A against the same rows from a
+-- value-per-call function in FROM (unnest, which hashes nothing).
+CREATE TABLE b8_big (id int, f bloom);
+ALTER TABLE b8_big ALTER COLUMN f SET STORAGE external;
+INSERT INTO b8_big SELECT 1, bloom_agg('key' || g, 0.01, 100000000::bigint) FROM generate_series(1, 500000) g;
+CREATE TABLE b8_arr (id int, a text[]);
+INSERT INTO b8_arr SELECT 1, array_agg('key' || g ORDER BY g) FROM generate_series(1, 1000000) g;
+CREATE TABLE b8_present (id int, a text[]);
+INSERT INTO b8_present SELECT 1, array_agg('key' || g ORDER BY g) FROM generate_series(1, 500000) g;
+VACUUM ANALYZE b8_big, b8_arr, b8_present;
+SELECT b8_pair_tables('B8f 120 MB stored, rows', :reps,
+	'SELECT count(*) FROM b8_big big, b8_arr arr, bloom_may_contain(big.f, arr.a)',
+	'SELECT count(*) FROM b8_big big, b8_arr arr, unnest(arr.a) k WHERE big.f @> k');
+SELECT b8_pair_tables('B8j 120 MB stored, rows, select list', :reps,
+	'SELECT count(*) FROM (SELECT bloom_may_contain(big.f, arr.a) FROM b8_big big, b8_arr arr) s',
+	'SELECT count(*) FROM b8_big big, b8_arr arr, unnest(arr.a) k WHERE big.f @> k');
+SELECT b8_pair_tables('B8g 120 MB stored, no rows', :reps,
+	'SELECT sum(cardinality(bloom_contains_each(big.f, arr.a))) FROM b8_big big, b8_arr arr',
+	'SELECT count(*) FROM b8_big big, b8_arr arr, unnest(arr.a) k WHERE big.f @> k');
+SELECT b8_pair_tables('B8h the rows alone', :reps,
+	'SELECT count(*) FROM (SELECT bloom_import(''\x0000000100000001ffffffffffffffff'', ''nb'') AS f) o,
+		b8_present p, bloom_may_contain(o.f, p.a)',
+	'SELECT count(*) FROM b8_big big, b8_arr arr, unnest(arr.a) k WHERE big.f @> k');
+SELECT b8_pair_tables('B8i rows: bloom_may_contain / unnest', :reps,
+	'SELECT count(*) FROM (SELECT bloom_import(''\x0000000100000001ffffffffffffffff'', ''nb'') AS f) o,
+		b8_present p, bloom_may_contain(o.f, p.a)',
+	'SELECT count(*) FROM b8_present p, unnest(p.a) k');
+
 \pset footer off
 \o :out
-\qecho '# B8: bloom_contains_each (A) against row-at-a-time @> (B), 1,000,000 text keys'
+\qecho '# B8: bloom_contains_each and bloom_may_contain (A) against row-at-a-time @> (B), 1,000,000 text keys'
 \qecho
 WITH p AS (
 	SELECT a.row_id, a.rep, a.ms AS a_ms, b.ms AS b_ms
@@ -103,7 +165,7 @@ SELECT row_id,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY a_ms / b_ms)::numeric, 3) AS a_over_b,
        round(min(a_ms / b_ms)::numeric, 3) || '–' || round(max(a_ms / b_ms)::numeric, 3) AS range,
        count(*) AS pairs,
-       CASE WHEN row_id LIKE 'B8a%' OR row_id LIKE 'B8d%'
+       CASE WHEN row_id LIKE 'B8a%' OR row_id LIKE 'B8d%' OR row_id LIKE 'B8f%'
             THEN CASE WHEN percentile_cont(0.5) WITHIN GROUP (ORDER BY a_ms / b_ms) <= 0.40
                       THEN 'PASS (<= 0.40)' ELSE 'FAIL (> 0.40)' END
             ELSE 'info' END AS bound
