@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "bc_endian.h"
 #include "bc_histogram.h"
@@ -284,6 +285,59 @@ datastax_files(void)
 	}
 }
 
+/*
+ * DataStax's max column value lengths (ba, bb) with a count the component
+ * cannot hold: its BE32 count set to 2^31 - 1 and to 0xffffffff, the
+ * component's CRC32 written again so that the count, not the checksum, is
+ * what is refused: the detail refused (a count: field or truncated), the
+ * first facts still read; an empty list (count 0) leaves bytes after the
+ * last field.  The count sits after the commit log intervals, the pending
+ * repair byte (0), the zero-copy byte (0) and the NodeSync long.
+ */
+static void
+dse_count(void)
+{
+	const char *rel = "sstables-datastax/ba/legacy_tables/legacy_ba_clust/ba-1-bti-Statistics.db";
+	uint8_t    *file;
+	size_t		len,
+				at,
+				stop;
+	bc_statistics s;
+	int			k;
+
+	file = unit_read_file(unit_path(rel), &len);
+	CHECK(file != NULL, "cannot read %s", rel);
+	if (file == NULL)
+		return;
+	CHECK(bc_statistics_parse(file, len, "ba", 2, &s) == BC_OK && s.clog_intervals != NULL,
+		  "ba parses");
+	at = (size_t) (s.clog_intervals - file) + 24 * (size_t) s.clog_interval_n + 1 + 1 + 8;
+	/* the stats component is the third (types 0, 1, 2, 3 in order): it
+	 * ends four bytes before the header's offset */
+	stop = bc_get_be32(file + 8 + 8 * 3 + 4) - 4;
+	CHECK(at + 4 <= stop && bc_get_be32(file + 8 + 8 * 2) == 2, "count at %zu, stats end %zu", at, stop);
+	for (k = 0; k < 3; k++)
+	{
+		uint8_t    *copy = malloc(len);
+		size_t		start = bc_get_be32(file + 8 + 8 * 2 + 4);
+		bc_status	rc;
+
+		memcpy(copy, file, len);
+		bc_put_be32(copy + at, k == 0 ? 0x7fffffffu : k == 1 ? 0xffffffffu : 0);
+		bc_put_be32(copy + stop, (uint32_t) crc32(0, copy + start, (uInt) (stop - start)));
+		rc = bc_statistics_parse(copy, len, "ba", 2, &s);
+		CHECK(rc == BC_OK && s.partitions == 5, "count %d: %s", k, bc_status_message(rc));
+		if (k < 2)
+			CHECK(s.detail_status == BC_ERR_STATS_FIELD || s.detail_status == BC_ERR_STATS_TRUNCATED,
+				  "count %d: detail %s", k, bc_status_message(s.detail_status));
+		else
+			CHECK(s.detail_status == BC_OK && s.tail[2] > 0, "count 0: %s, tail %lld",
+				  bc_status_message(s.detail_status), (long long) s.tail[2]);
+		free(copy);
+	}
+	free(file);
+}
+
 /* a legacy (double, long) or wide (long, int) bin */
 static void
 put_bin(uint8_t *p, int wide, int64_t point, int64_t count)
@@ -462,6 +516,7 @@ suite_metadata(void)
 {
 	real_files();
 	datastax_files();
+	dse_count();
 	tombstone_sum();
 	estimated();
 	mutated();
