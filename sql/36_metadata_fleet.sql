@@ -71,3 +71,59 @@ SELECT count(*) AS same_from_file
 FROM fleet_stats f CROSS JOIN LATERAL
      cassandra_sstable_metadata(test_path(regexp_replace(f.rel, '-Statistics\.db$', ''))) s
 WHERE row(s.*)::text = (SELECT row(r.*)::text FROM cassandra_metadata(test_file(f.rel), f.version) r);
+
+------------------------------------------------------------------------------
+-- cassandra_sstables' stats columns (1.6), read by the parse that gives its
+-- partitioner and partitions: on these files (Statistics.db alone: orphaned
+-- SSTables, listed with include_inactive), each fact as written
+------------------------------------------------------------------------------
+SET client_min_messages = error;
+SELECT table_name, version, state, min_timestamp, max_timestamp, min_local_deletion_time,
+       max_local_deletion_time, min_ttl, max_ttl, sstable_level, repaired_at, pending_repair,
+       is_transient
+FROM cassandra_sstables(test_path('statistics'), include_inactive => true, read_filters => false)
+ORDER BY table_name;
+RESET client_min_messages;
+
+-- and on every real SSTable of sstables/: what cassandra_metadata gives for
+-- the same Statistics.db (the 4.0 pre-release files, whose stats no release
+-- reads, and the versions before 1.2: NULL, as cassandra_metadata refuses
+-- them)
+SET client_min_messages = error;
+CREATE TEMP TABLE fleet_listing AS
+SELECT * FROM cassandra_sstables(test_path('sstables'), include_inactive => true, read_filters => false);
+RESET client_min_messages;
+CREATE FUNCTION fleet_try_metadata(path text, version text) RETURNS SETOF record
+LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY SELECT m.min_timestamp, m.max_timestamp, m.min_local_deletion_time,
+	                    m.max_local_deletion_time, m.min_ttl, m.max_ttl, m.sstable_level,
+	                    m.repaired_at, m.pending_repair, m.is_transient
+	FROM cassandra_sstable_metadata(path) m;
+EXCEPTION WHEN OTHERS THEN
+	RETURN QUERY SELECT NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint,
+	                    NULL::bigint, NULL::int, NULL::bigint, NULL::uuid, NULL::boolean;
+END $$;
+SELECT count(*) AS sstables,
+       count(*) FILTER (WHERE (l.min_timestamp, l.max_timestamp, l.min_local_deletion_time,
+                               l.max_local_deletion_time, l.min_ttl, l.max_ttl, l.sstable_level,
+                               l.repaired_at, l.pending_repair, l.is_transient)
+                              IS NOT DISTINCT FROM
+                              (m.min_timestamp, m.max_timestamp, m.min_local_deletion_time,
+                               m.max_local_deletion_time, m.min_ttl, m.max_ttl, m.sstable_level,
+                               m.repaired_at, m.pending_repair, m.is_transient)) AS same_as_metadata,
+       count(l.min_timestamp) AS with_timestamps, count(l.repaired_at) AS with_repaired_at,
+       count(l.min_ttl) AS with_ttl, count(l.max_local_deletion_time) AS with_deletion,
+       count(l.is_transient) AS with_transient
+FROM fleet_listing l,
+     LATERAL fleet_try_metadata(l.path, l.version)
+        AS m(min_timestamp bigint, max_timestamp bigint, min_local_deletion_time bigint,
+             max_local_deletion_time bigint, min_ttl bigint, max_ttl bigint, sstable_level int,
+             repaired_at bigint, pending_repair uuid, is_transient boolean);
+SELECT version, count(*) AS sstables, count(min_timestamp) AS with_timestamps
+FROM fleet_listing
+WHERE path ~ 'legacy_na_[a-z_]*compact' OR version IN ('b', 'e', 'hb', 'ic', 'jb')
+GROUP BY version ORDER BY version;
+SET TimeZone = 'UTC';
+SELECT keyspace, table_name, version, min_ttl, max_ttl, to_timestamp(max_local_deletion_time) AS all_dead_since
+FROM fleet_listing WHERE max_ttl > 0 ORDER BY keyspace, table_name, version;
