@@ -176,6 +176,7 @@ REGRESS = \
 	32_metadata \
 	33_data_dir_links \
 	34_may_contain \
+	36_metadata_fleet \
 	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
@@ -374,6 +375,7 @@ build/unit_tests_san: $(UNIT_DEPS)
 TOOL_SRCS = \
 	test/tools/chunk_codec.c \
 	test/tools/dict_trailer.c \
+	test/tools/make_stats.c \
 	test/tools/recompress.c \
 	test/tools/scylla_quirks.c \
 	test/tools/tool_io.c
@@ -391,8 +393,13 @@ build/tools/scylla-quirks: test/tools/scylla_quirks.c $(TOOL_DEPS)
 	$(UNIT_CC) $(UNIT_WARN) -O2 -g $(CORE_INCLUDES) -Itest/tools -Itest/lib -o $@ $< test/tools/tool_io.c test/lib/bytebuf.c \
 		$(CORE_SRCS) $(COMPRESSION_LIBS) -lm
 
+build/tools/make-stats: test/tools/make_stats.c $(TOOL_DEPS)
+	@mkdir -p build/tools
+	$(UNIT_CC) $(UNIT_WARN) -O2 -g $(CORE_INCLUDES) -Itest/tools -Itest/lib -o $@ $< test/tools/tool_io.c test/lib/bytebuf.c \
+		$(CORE_SRCS) $(COMPRESSION_LIBS) -lm
+
 .PHONY: tools
-tools: build/tools/recompress build/tools/scylla-quirks
+tools: build/tools/recompress build/tools/scylla-quirks build/tools/make-stats
 
 .PHONY: unittest unittest-sanitize core-c99 check-symbols check-sources check-version \
 	check-recursion check-cycles check-layers
@@ -602,7 +609,7 @@ dist: check-version
 installcheck-data: tools
 	rm -rf '$(BLOOMCASS_SERVER_DATA)'
 	mkdir -m 0755 '$(BLOOMCASS_SERVER_DATA)'
-	cp -R test/data/real-filters test/data/vectors test/data/sstables test/data/sstables-datastax '$(BLOOMCASS_SERVER_DATA)/'
+	cp -R test/data/real-filters test/data/vectors test/data/sstables test/data/sstables-datastax test/data/statistics '$(BLOOMCASS_SERVER_DATA)/'
 	chmod -R a+rX '$(BLOOMCASS_SERVER_DATA)'
 	chmod a+rwx '$(BLOOMCASS_SERVER_DATA)'
 	test/make-node.sh '$(BLOOMCASS_SERVER_DATA)/sstables' '$(BLOOMCASS_SERVER_DATA)/node'

@@ -25,6 +25,33 @@ typedef struct BloomSSTableMeta
 	char	   *key_type;
 	bytea	   *first_key;
 	bytea	   *last_key;
+
+	/*
+	 * The stats facts of cassandra_sstables' later columns, from the same
+	 * parse of Statistics.db: have_stats when the version's stats were read
+	 * whole (cassandra_metadata's rule), then each have_* says the version
+	 * stores the fact (the deletion times: and it is not "no deletion").
+	 */
+	bool		have_stats;
+	bool		have_min_timestamp;
+	int64		min_timestamp;
+	bool		have_max_timestamp;
+	int64		max_timestamp;
+	bool		have_min_ldt;
+	int64		min_ldt;
+	bool		have_max_ldt;
+	int64		max_ldt;
+	bool		have_ttl;
+	int64		min_ttl;
+	int64		max_ttl;
+	bool		have_level;
+	int32		sstable_level;
+	bool		have_repaired_at;
+	int64		repaired_at;
+	bool		have_pending_repair;
+	uint8		pending_repair[16];
+	bool		have_is_transient;
+	bool		is_transient;
 } BloomSSTableMeta;
 
 /*

@@ -69,6 +69,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
+#include "utils/uuid.h"
 
 #include "bc_sstable_dir.h"
 #include "bc_walk.h"
@@ -79,7 +80,11 @@ enum
 	COL_KEYSPACE, COL_TABLE, COL_VERSION, COL_GENERATION, COL_FORMAT, COL_STATE,
 	COL_SNAPSHOT, COL_PATH, COL_COMPONENTS, COL_FILTER, COL_PARTITIONER,
 	COL_FP_CHANCE, COL_PARTITIONS, COL_KEY_TYPE, COL_FIRST_KEY, COL_LAST_KEY,
-	COL_FILTER_DB_BYTES, COL_DATA_DB_BYTES, COL_MODIFIED, NCOLS
+	COL_FILTER_DB_BYTES, COL_DATA_DB_BYTES, COL_MODIFIED,
+	/* 1.6: Statistics.db's stats, as cassandra_metadata gives them */
+	COL_MIN_TIMESTAMP, COL_MAX_TIMESTAMP, COL_MIN_LDT, COL_MAX_LDT, COL_MIN_TTL,
+	COL_MAX_TTL, COL_LEVEL, COL_REPAIRED_AT, COL_PENDING_REPAIR, COL_IS_TRANSIENT,
+	NCOLS
 };
 
 /*
@@ -444,6 +449,35 @@ sstable_row(Walk *w, const bc_walk_sstable *s)
 	{
 		SET(COL_DATA_DB_BYTES, Int64GetDatum(s->data->size));
 		SET(COL_MODIFIED, TimestampTzGetDatum(time_t_to_timestamptz((pg_time_t) s->data->mtime)));
+	}
+	if (m.have_stats)
+	{
+		if (m.have_min_timestamp)
+			SET(COL_MIN_TIMESTAMP, Int64GetDatum(m.min_timestamp));
+		if (m.have_max_timestamp)
+			SET(COL_MAX_TIMESTAMP, Int64GetDatum(m.max_timestamp));
+		if (m.have_min_ldt)
+			SET(COL_MIN_LDT, Int64GetDatum(m.min_ldt));
+		if (m.have_max_ldt)
+			SET(COL_MAX_LDT, Int64GetDatum(m.max_ldt));
+		if (m.have_ttl)
+		{
+			SET(COL_MIN_TTL, Int64GetDatum(m.min_ttl));
+			SET(COL_MAX_TTL, Int64GetDatum(m.max_ttl));
+		}
+		if (m.have_level)
+			SET(COL_LEVEL, Int32GetDatum(m.sstable_level));
+		if (m.have_repaired_at)
+			SET(COL_REPAIRED_AT, Int64GetDatum(m.repaired_at));
+		if (m.have_pending_repair)
+		{
+			pg_uuid_t  *u = (pg_uuid_t *) palloc(sizeof(pg_uuid_t));
+
+			memcpy(u->data, m.pending_repair, UUID_LEN);
+			SET(COL_PENDING_REPAIR, UUIDPGetDatum(u));
+		}
+		if (m.have_is_transient)
+			SET(COL_IS_TRANSIENT, BoolGetDatum(m.is_transient));
 	}
 #undef SET
 	return HeapTupleGetDatum(heap_form_tuple(w->desc, values, nulls));

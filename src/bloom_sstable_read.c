@@ -223,6 +223,31 @@ read_statistics(const bc_walk_sstable *s, BloomSSTableMeta *m)
 		m->partitions = st.partitions;
 		if (st.key_type != NULL)
 			m->key_type = pnstrdup((const char *) st.key_type, st.key_type_len);
+		/* read by the same parse: no other I/O, a few copies */
+		if (st.detail_status == BC_OK && st.has_stats_detail)
+		{
+			m->have_stats = true;
+			m->have_min_timestamp = st.has_min_timestamp != 0;
+			m->min_timestamp = st.min_timestamp;
+			m->have_max_timestamp = st.has_max_timestamp != 0;
+			m->max_timestamp = st.max_timestamp;
+			m->have_min_ldt = st.has_min_ldt != 0;
+			m->min_ldt = st.min_ldt;
+			m->have_max_ldt = st.has_max_ldt != 0;
+			m->max_ldt = st.max_ldt;
+			m->have_ttl = st.has_ttl != 0;
+			m->min_ttl = st.min_ttl;
+			m->max_ttl = st.max_ttl;
+			m->have_level = st.has_level != 0;
+			m->sstable_level = st.sstable_level;
+			m->have_repaired_at = st.has_repaired_at != 0;
+			m->repaired_at = st.repaired_at;
+			m->have_pending_repair = st.pending_repair != NULL;
+			if (st.pending_repair != NULL)
+				memcpy(m->pending_repair, st.pending_repair, 16);
+			m->have_is_transient = st.has_is_transient != 0;
+			m->is_transient = st.is_transient != 0;
+		}
 	}
 	pfree(data);
 }

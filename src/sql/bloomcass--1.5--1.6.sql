@@ -181,3 +181,55 @@ CREATE FUNCTION @extschema@.cassandra_droppable_tombstones(data bytea, version t
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION @extschema@.cassandra_droppable_tombstones(bytea, text, bigint) IS
 	'the estimated droppable tombstone ratio at gc_before (seconds) of the bytes of a Statistics.db';
+
+-- section: data directories (cassandra_sstables), the stats facts
+-- C: src/bloom_sstable_dir.c (the walk), src/bloom_sstable_read.c (the
+-- components of each SSTable)
+
+-- cassandra_sstables gains, after its columns of 1.2 (their names and order
+-- unchanged), the facts of Statistics.db's stats that fleet queries need,
+-- from the parse that already gave partitioner, fp_chance and partitions
+-- (no other file read): the timestamps, deletion times and TTLs, the level
+-- and the repair state, NULL where the version does not store the fact, as
+-- cassandra_metadata gives them.  Its result columns change, which CREATE
+-- OR REPLACE cannot do: it is dropped and created again.  A view or a
+-- function over it stops the update first, naming them.
+DO $$
+DECLARE
+	deps text;
+BEGIN
+	SELECT string_agg(DISTINCT CASE
+			WHEN d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass
+			THEN (SELECT 'view ' || r.ev_class::pg_catalog.regclass::text
+				  FROM pg_catalog.pg_rewrite r WHERE r.oid = d.objid)
+			ELSE pg_catalog.pg_describe_object(d.classid, d.objid, d.objsubid) END, ', ')
+	INTO deps
+	FROM pg_catalog.pg_depend d
+	WHERE d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+	  AND d.refobjid = '@extschema@.cassandra_sstables(text, boolean, boolean)'::pg_catalog.regprocedure
+	  AND d.deptype = 'n';
+	IF deps IS NOT NULL THEN
+		RAISE EXCEPTION 'cassandra_sstables gains columns in 1.6 and is dropped and created again, but other objects depend on it: %', deps
+			USING ERRCODE = 'dependent_objects_still_exist',
+			      HINT = 'Drop them, run ALTER EXTENSION bloomcass UPDATE again, then create them again: the columns of 1.5 keep their names and order.';
+	END IF;
+END $$;
+
+DROP FUNCTION @extschema@.cassandra_sstables(text, boolean, boolean);
+CREATE FUNCTION @extschema@.cassandra_sstables(data_dir text,
+	include_inactive boolean DEFAULT false, read_filters boolean DEFAULT true,
+	OUT keyspace text, OUT table_name text, OUT version text, OUT generation text,
+	OUT format text, OUT state text, OUT snapshot text, OUT path text,
+	OUT components text[], OUT filter @extschema@.bloom, OUT partitioner text,
+	OUT fp_chance float8, OUT partitions bigint, OUT key_type text,
+	OUT first_key bytea, OUT last_key bytea, OUT filter_db_bytes bigint,
+	OUT data_db_bytes bigint, OUT modified timestamptz,
+	OUT min_timestamp bigint, OUT max_timestamp bigint,
+	OUT min_local_deletion_time bigint, OUT max_local_deletion_time bigint,
+	OUT min_ttl bigint, OUT max_ttl bigint, OUT sstable_level integer,
+	OUT repaired_at bigint, OUT pending_repair uuid, OUT is_transient boolean)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'cassandra_sstables'
+	LANGUAGE C VOLATILE STRICT PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.cassandra_sstables(text, boolean, boolean) IS
+	'the SSTables below a Cassandra data folder with their filter, Statistics.db facts (repair, level, timestamps, deletion times, TTLs) and key range (pg_read_binary_file privileges apply)';

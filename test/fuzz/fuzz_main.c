@@ -175,6 +175,10 @@ const fuzz_version fuzz_versions[] = {
 	{"ca", SV_CRC, -1}, {"mf", SV_REFUSED, -1}, {"pc", SV_REFUSED, -1},
 	{"zz", SV_REFUSED, -1}, {"m", SV_REFUSED, -1}, {"", SV_REFUSED, -1},
 	{"nab", SV_REFUSED, -1}, {"Ma", SV_REFUSED, -1},
+	/* DataStax's versions whose Statistics.db layouts differ from bb's and
+	 * ca's (read_dse_fields): ad's host id without the DSE fields, ba's
+	 * DSE fields without a host id, cb's token space coverage */
+	{"ad", SV_CRC, -1}, {"ba", SV_CRC, -1}, {"cb", SV_CRC, -1},
 };
 
 const int	fuzz_nversions = (int) (sizeof(fuzz_versions) / sizeof(fuzz_versions[0]));

@@ -168,7 +168,7 @@ typedef struct bc_statistics
 	 * For each metadata type (validation, compaction, stats, header), the
 	 * bytes of its component after the last field read: 0 when read to its
 	 * last byte; -1 when the version's layout of it is not read to the end
-	 * (DataStax's DSE fields, 6.0's mutation tracking).
+	 * (6.0's mutation tracking, pb and eb).
 	 */
 	int64_t		tail[4];
 } bc_statistics;

@@ -86,8 +86,8 @@ bc_stats_flags_of(const char *v, bc_stats_flags *f)
 	f->datastax = ds;
 	if (bti)
 	{
-		/* BtiVersion: the DataStax versions' own layouts are read as far as
-		 * they are known (bc_statistics_stats.c) */
+		/* BtiVersion; the DataStax versions' fields after the pending
+		 * repair are their own (bc_statistics_stats.c, read_dse_fields) */
 		f->commit_log_lower_bound = f->commit_log_intervals = f->pending_repair = 1;
 		f->legacy_min_max = !bc_sv_at_least(v, "ba");
 		f->improved_min_max = bc_sv_at_least(v, "ba");

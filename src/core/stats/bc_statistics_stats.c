@@ -11,13 +11,17 @@
  *     depend on BigFormat.BigVersion / BtiFormat.BtiVersion
  *     (bc_stats_flags_of); ScyllaDB's stats_metadata (sstables/types.hh)
  *     has the same fields for the versions it reads;
- *   - DataStax's StatsMetadataSerializer (aa .. cc) adds DSE fields after
- *     the pending repair (zero-copy and NodeSync metadata, max column
- *     value lengths) whose presence per version is not read here: its
- *     fields are read up to the pending repair and the rest is bounded but
- *     not parsed (tail -1);
+ *   - DataStax's StatsMetadataSerializer (aa .. cc; datastax/cassandra's
+ *     StatsMetadata.java and BtiFormat.BtiVersion, read_dse_fields) writes
+ *     after the pending repair the DSE fields of ba and bb (zero-copy
+ *     metadata, incremental NodeSync metadata, max column value lengths),
+ *     then isTransient (c*), the partition level deletions marker in its
+ *     DSE place (b*, c*: hasMisplacedPartitionLevelDeletionsPresenceMarker),
+ *     the originating host id (ad, bb, c*) and the token space coverage
+ *     (cb, cc): every field read, to the component's last byte;
  *   - Cassandra 6.0's pb and eb add mutation-tracking metadata after the
- *     token space coverage, whose serializer is not settled: likewise.
+ *     token space coverage, whose serializer is not settled: bounded but
+ *     not parsed (tail -1).
  *
  * Everything is big-endian, as Java's DataOutput writes it.  No reader
  * checks a value (timestamps, deletion times, TTLs, the level, ...): any is
@@ -285,6 +289,91 @@ parse_stats_21(bc_stats_cursor *c, const bc_stats_flags *f, bc_statistics *out)
 	return BC_OK;
 }
 
+/*
+ * DataStax's fields after the pending repair (datastax/cassandra's
+ * StatsMetadata.StatsMetadataSerializer.deserialize, the flags of its
+ * BtiFormat.BtiVersion; Cassandra 6.0 reads these versions the same way):
+ *
+ *   - ba, bb (hasZeroCopyMetadata): a presence byte, then when not 0
+ *     ZeroCopyMetadata.Serializer's data start and end (longs), chunk size
+ *     (int), estimated keys (long), first and last key (short length);
+ *   - ba, bb (hasIncrementalNodeSyncMetadata): a long;
+ *   - ba, bb (hasMaxColumnValueLengths): an int count, then per column a
+ *     vint-length name and an int (ByteBufferUtil.readWithVIntLength);
+ *   - c* (hasIsTransient): a boolean;
+ *   - b*, c* (hasMisplacedPartitionLevelDeletionsPresenceMarker): the
+ *     partition level deletions marker, before the host id;
+ *   - ad, bb, c* (hasOriginatingHostId): presence byte and UUID;
+ *   - cb, cc (hasTokenSpaceCoverage): a double.
+ */
+static bc_status
+read_dse_fields(bc_stats_cursor *c, const char *v, bc_statistics *out)
+{
+	int			b = v[0] == 'b',
+				cv = v[0] == 'c';
+	uint32_t	n,
+				i;
+	bc_status	st;
+
+	if (b)
+	{
+		int			zero_copy;
+		uint16_t	klen;
+
+		if ((st = read_bool(c, &zero_copy)) != BC_OK)
+			return st;
+		if (zero_copy)
+		{
+			if ((st = cur_skip(c, 8 + 8 + 4 + 8)) != BC_OK ||
+				(st = cur_be16(c, &klen)) != BC_OK ||
+				(st = cur_skip(c, klen)) != BC_OK ||
+				(st = cur_be16(c, &klen)) != BC_OK ||
+				(st = cur_skip(c, klen)) != BC_OK)
+				return st;
+		}
+		if ((st = cur_skip(c, 8)) != BC_OK)
+			return st;
+		/* each entry is at least a one-byte length and an int */
+		if ((st = cur_count(c, 5, &n)) != BC_OK)
+			return st;
+		for (i = 0; i < n; i++)
+		{
+			const uint8_t *name;
+			size_t		len;
+
+			BC_TICK(i);
+			if ((st = cur_vbytes(c, &name, &len)) != BC_OK ||
+				(st = cur_skip(c, 4)) != BC_OK)
+				return st;
+		}
+	}
+	if (cv)
+	{
+		if ((st = read_bool(c, &out->is_transient)) != BC_OK)
+			return st;
+		out->has_is_transient = 1;
+	}
+	if (b || cv)
+	{
+		if ((st = read_bool(c, &out->has_partition_level_deletions)) != BC_OK)
+			return st;
+		out->has_pld = 1;
+	}
+	if ((v[0] == 'a' && v[1] >= 'd') || (b && v[1] >= 'b') || cv)
+	{
+		if ((st = read_opt_uuid(c, &out->originating_host_id)) != BC_OK)
+			return st;
+		out->stores_host_id = 1;
+	}
+	if (cv && v[1] >= 'b')
+	{
+		if ((st = read_double(c, &out->token_space_coverage)) != BC_OK)
+			return st;
+		out->has_token_space_coverage = 1;
+	}
+	return BC_OK;
+}
+
 /* Cassandra 3.0 - 6.0 and the BTI versions: 5.0's StatsMetadataSerializer */
 static bc_status
 parse_stats_30(bc_stats_cursor *c, const bc_stats_version *sv,
@@ -346,7 +435,7 @@ parse_stats_30(bc_stats_cursor *c, const bc_stats_version *sv,
 		out->stores_pending_repair = 1;
 	}
 	if (f->datastax)
-		return BC_OK;			/* DSE fields follow: tail -1 */
+		return read_dse_fields(c, sv->version, out);
 	if (f->pending_repair)
 	{
 		if ((st = read_bool(c, &out->is_transient)) != BC_OK)
@@ -420,8 +509,8 @@ bc_stats_parse_stats(bc_stats_cursor *c, const bc_stats_version *sv,
 	out->has_stats_detail = 1;
 	out->has_min_timestamp = out->has_max_timestamp = 1;
 	out->has_compression_ratio = out->has_level = out->has_repaired_at = 1;
-	/* DataStax's DSE fields, 6.0's mutation tracking: not read */
-	out->tail[BC_MT_STATS] = f.datastax || (sv->version[0] == 'p' && sv->version[1] >= 'b') ||
+	/* 6.0's mutation tracking: not read */
+	out->tail[BC_MT_STATS] = (sv->version[0] == 'p' && sv->version[1] >= 'b') ||
 		(sv->version[0] == 'e' && sv->version[1] >= 'b') ? -1 : (int64_t) cur_left(c);
 	return BC_OK;
 }

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "bc_endian.h"
 #include "bc_histogram.h"
@@ -49,18 +50,15 @@ same_hex(const uint8_t *b, size_t len, const char *hex)
  * cassandra-analytics' na-1 and na-2 carry, after the na fields, the
  * fields nc adds (originating host id, the partition level deletions
  * marker, the improved min/max and the key range: 29 bytes, read by no
- * Cassandra reader of na), written by that project's bulk writer; and
- * DataStax's versions, whose DSE fields after the pending repair are not
- * read (bc_statistics_stats.c).
+ * Cassandra reader of na), written by that project's bulk writer.
+ * DataStax's versions are read to their last byte (datastax_files).
  */
 static int
 known_tail(const char *dir, const char *v, const bc_statistics *s)
 {
+	(void) v;
 	if (s->tail[0] != 0 || s->tail[1] != 0 || s->tail[3] != 0)
 		return 0;
-	/* DataStax's stats: read up to the pending repair (-1) */
-	if (v[0] >= 'a' && v[0] <= 'c')
-		return s->tail[2] == -1;
 	return strstr(dir, "cassandra-analytics/") != NULL && s->tail[2] == 29;
 }
 
@@ -209,6 +207,135 @@ real_files(void)
 	CHECK(rows >= 90, "only %d row counts", rows);
 	CHECK(encodings >= 90, "only %d encoding stats", encodings);
 	CHECK(bounds >= 4, "only %d nc files with both min/max forms", bounds);
+}
+
+/*
+ * DataStax's eight versions (sstables-datastax/): every component read to
+ * its last byte, the DSE fields after the pending repair included
+ * (bc_statistics_stats.c, read_dse_fields), and the facts each version
+ * stores (datastax/cassandra's BtiFormat.BtiVersion): isTransient from ca,
+ * the partition level deletions marker from ba (false: the legacy tables
+ * delete no partition), the originating host id in ad, bb and from ca (set
+ * in every file), the token space coverage from cb (NaN in cb, as
+ * Cassandra writes it when unknown; 1.0 in cc).
+ */
+static void
+datastax_files(void)
+{
+	static const struct
+	{
+		const char *rel;
+		int			transient,
+					pld,
+					host,
+					coverage;	/* 0 none, 1 NaN, 2 one */
+	}			ds[] = {
+		{"aa/legacy_tables/legacy_aa_clust/aa-1-bti", 0, 0, 0, 0},
+		{"aa/legacy_tables/legacy_aa_clust_compact/aa-1-bti", 0, 0, 0, 0},
+		{"aa/legacy_tables/legacy_aa_inaccurate_min_max/aa-1-bti", 0, 0, 0, 0},
+		{"aa/legacy_tables/legacy_aa_simple/aa-1-bti", 0, 0, 0, 0},
+		{"ac/legacy_tables/legacy_ac_clust/ac-1-bti", 0, 0, 0, 0},
+		{"ac/legacy_tables/legacy_ac_simple/ac-1-bti", 0, 0, 0, 0},
+		{"ad/legacy_tables/legacy_ad_clust/ad-1-bti", 0, 0, 1, 0},
+		{"ad/legacy_tables/legacy_ad_simple/ad-1-bti", 0, 0, 1, 0},
+		{"ba/legacy_tables/legacy_ba_clust/ba-1-bti", 0, 1, 0, 0},
+		{"ba/legacy_tables/legacy_ba_simple/ba-1-bti", 0, 1, 0, 0},
+		{"bb/legacy_tables/legacy_bb_clust/bb-1-bti", 0, 1, 1, 0},
+		{"bb/legacy_tables/legacy_bb_simple/bb-1-bti", 0, 1, 1, 0},
+		{"ca/legacy_tables/legacy_ca_clust/ca-1-bti", 1, 1, 1, 0},
+		{"ca/legacy_tables/legacy_ca_simple/ca-1-bti", 1, 1, 1, 0},
+		{"cb/legacy_tables/legacy_cb_clust/cb-3g3i_16ov_3sj4g2pdpcdz177rbj-bti", 1, 1, 1, 1},
+		{"cb/legacy_tables/legacy_cb_simple/cb-3g3i_16ov_4qlz52pdpcdz177rbj-bti", 1, 1, 1, 1},
+		{"cc/legacy_tables/legacy_cc_clust/cc-3gdv_0vos_4v40g2l3kqtv0q1se8-bti", 1, 1, 1, 2},
+		{"cc/legacy_tables/legacy_cc_simple/cc-3gdv_0vos_48lts2l3kqtv0q1se8-bti", 1, 1, 1, 2},
+	};
+	size_t		i;
+
+	for (i = 0; i < sizeof(ds) / sizeof(ds[0]); i++)
+	{
+		char		rel[512];
+		uint8_t    *file;
+		size_t		len;
+		bc_statistics s;
+		bc_status	rc;
+
+		snprintf(rel, sizeof(rel), "sstables-datastax/%s-Statistics.db", ds[i].rel);
+		file = unit_read_file(unit_path(rel), &len);
+		CHECK(file != NULL, "cannot read %s", rel);
+		if (file == NULL)
+			continue;
+		rc = bc_statistics_parse(file, len, ds[i].rel, 2, &s);
+		CHECK(rc == BC_OK && s.detail_status == BC_OK, "%s: %s", rel, bc_status_message(rc));
+		if (rc == BC_OK)
+		{
+			CHECK(s.tail[0] == 0 && s.tail[1] == 0 && s.tail[2] == 0 && s.tail[3] == 0,
+				  "%s: bytes after the last field: %lld %lld %lld %lld", rel,
+				  (long long) s.tail[0], (long long) s.tail[1], (long long) s.tail[2],
+				  (long long) s.tail[3]);
+			CHECK(s.stores_pending_repair && s.pending_repair == NULL, "%s: pending repair", rel);
+			CHECK(s.has_is_transient == ds[i].transient && !s.is_transient, "%s: isTransient", rel);
+			CHECK(s.has_pld == ds[i].pld && !s.has_partition_level_deletions, "%s: marker", rel);
+			CHECK(s.stores_host_id == ds[i].host &&
+				  (s.originating_host_id != NULL) == ds[i].host, "%s: host id", rel);
+			CHECK(s.has_token_space_coverage == (ds[i].coverage > 0) &&
+				  (ds[i].coverage != 1 || s.token_space_coverage != s.token_space_coverage) &&
+				  (ds[i].coverage != 2 || s.token_space_coverage == 1.0), "%s: coverage", rel);
+		}
+		free(file);
+	}
+}
+
+/*
+ * DataStax's max column value lengths (ba, bb) with a count the component
+ * cannot hold: its BE32 count set to 2^31 - 1 and to 0xffffffff, the
+ * component's CRC32 written again so that the count, not the checksum, is
+ * what is refused: the detail refused (a count: field or truncated), the
+ * first facts still read; an empty list (count 0) leaves bytes after the
+ * last field.  The count sits after the commit log intervals, the pending
+ * repair byte (0), the zero-copy byte (0) and the NodeSync long.
+ */
+static void
+dse_count(void)
+{
+	const char *rel = "sstables-datastax/ba/legacy_tables/legacy_ba_clust/ba-1-bti-Statistics.db";
+	uint8_t    *file;
+	size_t		len,
+				at,
+				stop;
+	bc_statistics s;
+	int			k;
+
+	file = unit_read_file(unit_path(rel), &len);
+	CHECK(file != NULL, "cannot read %s", rel);
+	if (file == NULL)
+		return;
+	CHECK(bc_statistics_parse(file, len, "ba", 2, &s) == BC_OK && s.clog_intervals != NULL,
+		  "ba parses");
+	at = (size_t) (s.clog_intervals - file) + 24 * (size_t) s.clog_interval_n + 1 + 1 + 8;
+	/* the stats component is the third (types 0, 1, 2, 3 in order): it
+	 * ends four bytes before the header's offset */
+	stop = bc_get_be32(file + 8 + 8 * 3 + 4) - 4;
+	CHECK(at + 4 <= stop && bc_get_be32(file + 8 + 8 * 2) == 2, "count at %zu, stats end %zu", at, stop);
+	for (k = 0; k < 3; k++)
+	{
+		uint8_t    *copy = malloc(len);
+		size_t		start = bc_get_be32(file + 8 + 8 * 2 + 4);
+		bc_status	rc;
+
+		memcpy(copy, file, len);
+		bc_put_be32(copy + at, k == 0 ? 0x7fffffffu : k == 1 ? 0xffffffffu : 0);
+		bc_put_be32(copy + stop, (uint32_t) crc32(0, copy + start, (uInt) (stop - start)));
+		rc = bc_statistics_parse(copy, len, "ba", 2, &s);
+		CHECK(rc == BC_OK && s.partitions == 5, "count %d: %s", k, bc_status_message(rc));
+		if (k < 2)
+			CHECK(s.detail_status == BC_ERR_STATS_FIELD || s.detail_status == BC_ERR_STATS_TRUNCATED,
+				  "count %d: detail %s", k, bc_status_message(s.detail_status));
+		else
+			CHECK(s.detail_status == BC_OK && s.tail[2] > 0, "count 0: %s, tail %lld",
+				  bc_status_message(s.detail_status), (long long) s.tail[2]);
+		free(copy);
+	}
+	free(file);
 }
 
 /* a legacy (double, long) or wide (long, int) bin */
@@ -388,6 +515,8 @@ void
 suite_metadata(void)
 {
 	real_files();
+	datastax_files();
+	dse_count();
 	tombstone_sum();
 	estimated();
 	mutated();
