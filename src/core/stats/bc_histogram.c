@@ -141,6 +141,10 @@ bc_tomb_bin(const bc_tomb_histogram *h, uint32_t i, int64_t *point, int32_t *cou
  * interpolation between the last point up to b and the first after it.
  * That needs only those two points and the total before them, found here
  * in one pass whatever the order the file has them in (no copy, no sort).
+ * TombstoneHistogram.sum(double b) passes (int) b to it in every version,
+ * 5.0's with unsigned deletion times (hasUIntDeletionTime) included, so a
+ * bin past 2^31 - 1 (a deletion time after 2038) is never up to b and
+ * never counts as droppable, as in Cassandra.
  */
 double
 bc_tomb_sum(const bc_tomb_histogram *h, int64_t gc_before)
