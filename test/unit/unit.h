@@ -115,8 +115,8 @@ void		suite_indexes(void);	/* test_filter.c */
 void		suite_ops(void);
 void		suite_sizing(void);	/* test_sizing.c */
 void		suite_codec(void);	/* test_codec.c */
-void		suite_filters(void);
-void		suite_real_filters(void);
+void		suite_filters(void);	/* test_filter_files.c */
+void		suite_real_filters(void);	/* test_filter_files.c */
 void		suite_status(void);	/* test_status.c */
 void		suite_keys(void);	/* test_keys.c */
 void		suite_keys_number(void);	/* test_keys_number.c */
