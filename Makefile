@@ -52,8 +52,13 @@ CORE_SRCS = \
 	src/core/bc_cqlvalue_text.c \
 	src/core/bc_data.c \
 	src/core/bc_filter.c \
+	src/core/bc_filter_sizing.c \
 	src/core/bc_health.c \
 	src/core/bc_histogram.c \
+	src/core/bc_hll.c \
+	src/core/bc_hll_bias.c \
+	src/core/bc_hll_merge.c \
+	src/core/bc_hll_scylla.c \
 	src/core/bc_index.c \
 	src/core/bc_index_samples.c \
 	src/core/bc_key_range.c \
@@ -98,7 +103,9 @@ GLUE_SRCS = \
 	src/bloom_cqlkey.c \
 	src/bloom_file_errors.c \
 	src/bloom_files.c \
+	src/bloom_filter_sizing.c \
 	src/bloom_health.c \
+	src/bloom_hll.c \
 	src/bloom_io.c \
 	src/bloom_keys.c \
 	src/bloom_keys_sql.c \
@@ -162,6 +169,7 @@ REGRESS = \
 	31_typed_probes \
 	32_metadata \
 	33_data_dir_links \
+	35_cardinality \
 	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
 
@@ -566,7 +574,7 @@ dist: check-version
 installcheck-data: tools
 	rm -rf '$(BLOOMCASS_SERVER_DATA)'
 	mkdir -m 0755 '$(BLOOMCASS_SERVER_DATA)'
-	cp -R test/data/real-filters test/data/vectors test/data/sstables test/data/sstables-datastax '$(BLOOMCASS_SERVER_DATA)/'
+	cp -R test/data/real-filters test/data/vectors test/data/sstables test/data/sstables-datastax test/data/hll '$(BLOOMCASS_SERVER_DATA)/'
 	chmod -R a+rX '$(BLOOMCASS_SERVER_DATA)'
 	chmod a+rwx '$(BLOOMCASS_SERVER_DATA)'
 	test/make-node.sh '$(BLOOMCASS_SERVER_DATA)/sstables' '$(BLOOMCASS_SERVER_DATA)/node'

@@ -308,6 +308,7 @@ main(int argc, char **argv)
 		{"sstable_name", suite_sstable_name},
 		{"statistics", suite_statistics},
 		{"metadata", suite_metadata},
+		{"hll", suite_hll},
 		{"txn_log", suite_txn_log},
 		{"sstable_dir", suite_sstable_dir},
 		{"health", suite_health},
