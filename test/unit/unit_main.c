@@ -309,6 +309,7 @@ main(int argc, char **argv)
 		{"statistics", suite_statistics},
 		{"metadata", suite_metadata},
 		{"hll", suite_hll},
+		{"filter_sizing", suite_filter_sizing},
 		{"txn_log", suite_txn_log},
 		{"sstable_dir", suite_sstable_dir},
 		{"health", suite_health},
