@@ -368,6 +368,51 @@ real_files(void)
 	CHECK(files >= 150 && normal >= 1, "%d files, %d in normal mode", files, normal);
 }
 
+/*
+ * ScyllaDB's own SSTables, when scylladb/sstables/ holds them (not in the
+ * tree: scylladb/README.md): each ms/mt Statistics.db's estimator in
+ * ScyllaDB's form, its estimate within three standard errors of 16
+ * registers (1.04 / 4) of the partition count of scylladb/MANIFEST.tsv.
+ */
+static void
+scylla_files(void)
+{
+	unit_tsv	t;
+	char	   *f[12];
+	int			nf,
+				files = 0;
+
+	if (unit_tsv_open(&t, "scylladb/MANIFEST.tsv") != 0)
+		return;
+	while ((nf = unit_tsv_next(&t, f, 12)) >= 0)
+	{
+		char		rel[512];
+		size_t		len;
+		uint8_t    *b;
+		bc_statistics s;
+		bc_hll_view v;
+		int64_t		card = -1,
+					parts;
+
+		if (nf < 11 || strcmp(f[0], "dir") == 0)
+			continue;
+		snprintf(rel, sizeof(rel), "scylladb/sstables/%s/%s-%s-big-Statistics.db", f[0], f[1], f[2]);
+		b = unit_read_file(unit_path(rel), &len);
+		if (b == NULL)
+			continue;
+		parts = atoll(f[3]);
+		CHECK(bc_statistics_parse(b, len, f[1], strlen(f[1]), &s) == BC_OK && s.has_estimator &&
+			  bc_hll_parse(s.estimator, s.estimator_len, s.scylla_version, &v) == BC_OK &&
+			  v.kind == BC_HLL_SCYLLA && bc_hll_view_cardinality(&v, &card) == BC_OK &&
+			  fabs((double) card - (double) parts) <= 3 * 0.26 * (double) parts,
+			  "%s: ScyllaDB estimate %lld for %lld partitions", rel, (long long) card, (long long) parts);
+		files++;
+		free(b);
+	}
+	unit_tsv_close(&t);
+	printf("  hll: %d ScyllaDB SSTables' files present in scylladb/sstables\n", files);
+}
+
 /* ScyllaDB's get_bytes(): -2, b = 4, sp 0, format 0, size 16, registers */
 static void
 scylla(void)
@@ -457,5 +502,6 @@ suite_hll(void)
 	vectors();
 	real_files();
 	scylla();
+	scylla_files();
 	cuts();
 }
