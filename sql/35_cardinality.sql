@@ -165,6 +165,17 @@ FROM (SELECT stats AS s FROM cd_chain WHERE chain = 'normal'
       UNION ALL SELECT cd_with_estimator(c.stats, '', false) FROM cd_md c
       UNION ALL SELECT NULL) x;
 
+-- the three-argument form: each SSTable's estimatedKeys() for the fallback
+-- (Summary.db's, (size_at_full_sampling + 1) * min_index_interval: 1152 for
+-- md-2-big), NULL its partition count (1000); when the merge succeeds, unused
+SELECT cassandra_approximate_key_count(c.stats, 'md',
+           (SELECT (size_at_full_sampling + 1)::bigint * min_index_interval
+            FROM cassandra_summary(test_file('sstables/sstable-to-arrow/cpp/sample_data/baselines/iot-5b608090e03d11ebb4c1d335f841c590/md-2-big-Summary.db'), 'md'))) AS summary_fallback,
+       cassandra_approximate_key_count(c.stats, 'md', NULL) AS null_fallback,
+       (SELECT cassandra_approximate_key_count(stats, 'md', 5) FROM cd_chain WHERE chain = 'sparse') AS merged
+FROM cd_chain c WHERE c.chain = 'refused';
+SELECT test_try('SELECT cassandra_approximate_key_count(stats, ''md'', -1) FROM cd_chain', '') AS negative;
+
 -- real tables of several SSTables: the estimate against their distinct keys
 SELECT regexp_replace(f.dir, '^.*/', '') AS folder, count(*) AS sstables,
        cassandra_approximate_key_count(f.stats, f.version) AS estimate,

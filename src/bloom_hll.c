@@ -19,12 +19,15 @@
  *     count = cardinality != null && !failed ? cardinality.cardinality() : -1
  *     if count < 0: count = sum of each SSTable's estimatedKeys()
  *
- * estimatedKeys() is, for a BIG SSTable, Summary.db's estimate ((size at
- * full sampling + 1) x min_index_interval), for a trie-indexed one the
- * Partitions.db key count.  From Statistics.db alone the fallback here is
- * the sum of the SSTables' partition counts (the partition size
- * histogram's total): a trie-indexed SSTable's estimatedKeys() exactly,
- * a BIG one's up to Summary.db's sampling.
+ * estimatedKeys() is, for a BIG SSTable, Summary.db's estimate
+ * (IndexSummary.getEstimatedKeyCount: (size at full sampling + 1) x
+ * min_index_interval), for a trie-indexed one the Partitions.db key count.
+ * From Statistics.db alone the fallback here is the sum of the SSTables'
+ * partition counts (the partition size histogram's total): a trie-indexed
+ * SSTable's estimatedKeys() exactly, a BIG one's up to Summary.db's
+ * sampling; the three-argument form takes each SSTable's estimatedKeys()
+ * as its third argument (from cassandra_summary of its Summary.db), the
+ * partition count where it is NULL.
  *
  * ScyllaDB-written estimators (ScyllaDB's hll::HyperLogLog, recognised by
  * the version and form, bc_hll_parse) count as none: ScyllaDB's own
@@ -157,6 +160,7 @@ cassandra_key_count_trans(PG_FUNCTION_ARGS)
 	bc_hll_view v;
 	bc_hll		h;
 	bc_status	rc;
+	int64		estimated;
 
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		PG_RETURN_POINTER(st);
@@ -166,8 +170,19 @@ cassandra_key_count_trans(PG_FUNCTION_ARGS)
 							 version, strlen(version), &s);
 	if (rc != BC_OK)
 		bloom_component_error(rc, "Statistics.db", version, NULL, 0);
+	estimated = s.partitions;
 	st->rows++;
-	if (pg_add_s64_overflow(st->fallback, s.partitions, &st->fallback))
+	/* the three-argument form: each SSTable's estimatedKeys(), the
+	 * partition count where NULL */
+	if (PG_NARGS() > 3 && !PG_ARGISNULL(3))
+	{
+		estimated = PG_GETARG_INT64(3);
+		if (estimated < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("estimated_keys must not be negative")));
+	}
+	if (pg_add_s64_overflow(st->fallback, estimated, &st->fallback))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("the sum of the partition counts is out of range for bigint")));

@@ -210,6 +210,26 @@ CREATE AGGREGATE @extschema@.cassandra_approximate_key_count(statistics bytea, v
 COMMENT ON AGGREGATE @extschema@.cassandra_approximate_key_count(bytea, text) IS
 	'what Cassandra''s SSTableReader.getApproximateKeyCount returns for these SSTables: their cardinality estimators merged, else the sum of their partition counts';
 
+-- The same with each SSTable's estimatedKeys() for the fallback (for a BIG
+-- SSTable Summary.db's (size_at_full_sampling + 1) * min_index_interval,
+-- from cassandra_summary; NULL: its partition count).
+CREATE FUNCTION @extschema@.cassandra_key_count_trans(internal, bytea, text, bigint) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cassandra_key_count_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_key_count_trans(internal, bytea, text, bigint) IS
+	'transition of cassandra_approximate_key_count with estimated keys: an SSTable''s estimator merged';
+CREATE AGGREGATE @extschema@.cassandra_approximate_key_count(statistics bytea, version text,
+	estimated_keys bigint) (
+	SFUNC = @extschema@.cassandra_key_count_trans,
+	STYPE = internal,
+	COMBINEFUNC = @extschema@.cassandra_key_count_combine,
+	SERIALFUNC = @extschema@.cassandra_key_count_serialize,
+	DESERIALFUNC = @extschema@.cassandra_key_count_deserialize,
+	FINALFUNC = @extschema@.cassandra_key_count_final,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.cassandra_approximate_key_count(bytea, text, bigint) IS
+	'cassandra_approximate_key_count with each SSTable''s estimatedKeys() for the fallback (Summary.db''s estimate; NULL: its partition count)';
+
 -- section: a filter's size explained (cassandra_filter_sizing)
 -- C: src/bloom_filter_sizing.c
 
