@@ -39,7 +39,7 @@ DIST_VERSION := $(if $(word 3,$(subst ., ,$(EXTVERSION))),$(EXTVERSION),$(EXTVER
 # The core's folders, lowest first: each may use only the folders before
 # it (src/core/README.md; `make check-cycles` checks it from the objects,
 # test/check-layers.sh from the #include lines).
-CORE_DIRS = base filter keys cql data index stats sstable node
+CORE_DIRS = base filter hll keys cql data index stats sstable node
 CORE_INCLUDES = $(addprefix -Isrc/core/,$(CORE_DIRS))
 CORE_HEADERS = $(wildcard $(addsuffix /*.h,$(addprefix src/core/,$(CORE_DIRS))))
 
@@ -65,9 +65,14 @@ CORE_SRCS = \
 	src/core/data/bc_data.c \
 	src/core/filter/bc_codec.c \
 	src/core/filter/bc_filter.c \
+	src/core/filter/bc_filter_sizing.c \
 	src/core/filter/bc_health.c \
 	src/core/filter/bc_murmur3.c \
 	src/core/filter/bc_sizing.c \
+	src/core/hll/bc_hll.c \
+	src/core/hll/bc_hll_bias.c \
+	src/core/hll/bc_hll_merge.c \
+	src/core/hll/bc_hll_scylla.c \
 	src/core/index/bc_index.c \
 	src/core/index/bc_index_samples.c \
 	src/core/index/bc_key_range.c \
@@ -110,7 +115,9 @@ GLUE_SRCS = \
 	src/bloom_each.c \
 	src/bloom_file_errors.c \
 	src/bloom_files.c \
+	src/bloom_filter_sizing.c \
 	src/bloom_health.c \
+	src/bloom_hll.c \
 	src/bloom_io.c \
 	src/bloom_keys.c \
 	src/bloom_keys_sql.c \
@@ -176,6 +183,7 @@ REGRESS = \
 	32_metadata \
 	33_data_dir_links \
 	34_may_contain \
+	35_cardinality \
 	36_metadata_fleet \
 	99_cleanup
 REGRESS_OPTS = --inputdir=. --outputdir=build/regress
@@ -609,7 +617,7 @@ dist: check-version
 installcheck-data: tools
 	rm -rf '$(BLOOMCASS_SERVER_DATA)'
 	mkdir -m 0755 '$(BLOOMCASS_SERVER_DATA)'
-	cp -R test/data/real-filters test/data/vectors test/data/sstables test/data/sstables-datastax test/data/statistics '$(BLOOMCASS_SERVER_DATA)/'
+	cp -R test/data/real-filters test/data/vectors test/data/sstables test/data/sstables-datastax test/data/statistics test/data/hll '$(BLOOMCASS_SERVER_DATA)/'
 	chmod -R a+rX '$(BLOOMCASS_SERVER_DATA)'
 	chmod a+rwx '$(BLOOMCASS_SERVER_DATA)'
 	test/make-node.sh '$(BLOOMCASS_SERVER_DATA)/sstables' '$(BLOOMCASS_SERVER_DATA)/node'

@@ -39,7 +39,7 @@
 /* Statistics.db is small (kilobytes); a larger file is refused */
 #define MAX_STATISTICS_BYTES ((size_t) 512 * 1024 * 1024)
 
-#define METADATA_COLUMNS 35
+#define METADATA_COLUMNS 37
 
 /* parse, or an ERROR naming Statistics.db (and the file, if any) */
 static void
@@ -248,7 +248,8 @@ commit_log_text(const bc_statistics *s)
 }
 
 static Datum
-metadata_row(FunctionCallInfo fcinfo, const bc_statistics *s)
+metadata_row(FunctionCallInfo fcinfo, const bc_statistics *s, const char *version,
+			 const char *file)
 {
 	TupleDesc	tupdesc;
 	Datum		v[METADATA_COLUMNS];
@@ -303,6 +304,19 @@ metadata_row(FunctionCallInfo fcinfo, const bc_statistics *s)
 	SET(s->first_key != NULL, PointerGetDatum(bloom_bytea(s->first_key, s->first_key_len)));
 	SET(s->last_key != NULL, PointerGetDatum(bloom_bytea(s->last_key, s->last_key_len)));
 	SET(true, BoolGetDatum(s->checksummed != 0));
+	/* cardinality, cardinality_estimator (bloom_hll.c) */
+	{
+		int64		card;
+		const char *estimator;
+
+		if (bloom_statistics_cardinality(s, version, file, &card, &estimator))
+		{
+			SET(true, Int64GetDatum(card));
+			SET(true, CStringGetTextDatum(estimator));
+		}
+		else
+			i += 2;
+	}
 #undef SET
 	Assert(i == METADATA_COLUMNS);
 	if (tupdesc->natts != METADATA_COLUMNS)
@@ -320,7 +334,7 @@ cassandra_metadata(PG_FUNCTION_ARGS)
 	bc_statistics s;
 
 	parse_or_error((const uint8 *) VARDATA_ANY(data), VARSIZE_ANY_EXHDR(data), version, NULL, &s);
-	PG_RETURN_DATUM(metadata_row(fcinfo, &s));
+	PG_RETURN_DATUM(metadata_row(fcinfo, &s, version, NULL));
 }
 
 /*
@@ -345,7 +359,7 @@ cassandra_sstable_metadata(PG_FUNCTION_ARGS)
 	file = bloom_file_path(psprintf("%s-Statistics.db", prefix));
 	data = bloom_file_read_all(file, MAX_STATISTICS_BYTES, &len, NULL);
 	parse_or_error(data, len, version, file, &s);
-	PG_RETURN_DATUM(metadata_row(fcinfo, &s));
+	PG_RETURN_DATUM(metadata_row(fcinfo, &s, version, file));
 }
 
 /*

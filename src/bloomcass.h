@@ -142,6 +142,14 @@ extern BLOOM_INTERNAL uint8 *bloom_file_read_all_may_lack(const char *path, size
 
 /* bloom_util.c: the SQLSTATE of a core status, a bytea of some bytes */
 extern BLOOM_INTERNAL int bloom_sqlstate(bc_status st);
+
+/* bloom_hll.c: the cardinality of a parsed Statistics.db's estimator and
+ * which estimator it is; false when it stores none (an ERROR naming
+ * Statistics.db when the estimator cannot be read) */
+struct bc_statistics;
+extern BLOOM_INTERNAL bool bloom_statistics_cardinality(const struct bc_statistics *s,
+														 const char *version, const char *file,
+														 int64 *card, const char **estimator);
 extern BLOOM_INTERNAL bytea *bloom_bytea(const uint8 *data, size_t len);
 
 /*

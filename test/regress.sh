@@ -28,7 +28,7 @@ if (($# > 0)); then
 fi
 
 bc_cluster_start
-for d in real-filters vectors sstables sstables-datastax statistics; do
+for d in real-filters vectors sstables sstables-datastax statistics hll; do
 	bc_server_copy "test/data/$d" >/dev/null
 done
 if [[ -x test/make-node.sh ]]; then

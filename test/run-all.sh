@@ -422,6 +422,7 @@ else
 	bc_server_copy test/data/sstables >/dev/null
 	bc_server_copy test/data/sstables-datastax >/dev/null
 	bc_server_copy test/data/statistics >/dev/null
+	bc_server_copy test/data/hll >/dev/null
 	# a node's data folder made of them, for cassandra_sstables(), and
 	# copies in every compressor, with ScyllaDB's quirks, and damaged ones
 	test/make-node.sh "$BC_CLUSTER_DIR/files/sstables" "$BC_CLUSTER_DIR/files/node"

@@ -116,7 +116,11 @@ COMMENT ON FUNCTION @extschema@.bloom_may_contain(@extschema@.bloom, anyarray, t
 -- the version does not store it (and for the deletion times, where nothing
 -- was deleted).  Times as written: timestamps in microseconds, deletion
 -- times in seconds, TTLs in seconds, repaired_at in milliseconds since
--- the epoch (0: unrepaired).
+-- the epoch (0: unrepaired).  cardinality: the estimate of the
+-- CompactionMetadata estimator, stream-lib's HyperLogLogPlus.cardinality()
+-- or, for ScyllaDB's estimator, its estimate() rounded;
+-- cardinality_estimator: which ('stream-lib HyperLogLogPlus',
+-- 'ScyllaDB HyperLogLog'); both NULL where none is stored.
 CREATE FUNCTION @extschema@.cassandra_metadata(data bytea, version text,
 	OUT partitioner text, OUT fp_chance float8, OUT partitions bigint,
 	OUT key_type text, OUT min_timestamp bigint, OUT max_timestamp bigint,
@@ -131,7 +135,8 @@ CREATE FUNCTION @extschema@.cassandra_metadata(data bytea, version text,
 	OUT encoding_min_local_deletion_time bigint, OUT encoding_min_ttl bigint,
 	OUT clustering_types text[], OUT static_columns jsonb, OUT regular_columns jsonb,
 	OUT min_clustering_values bytea[], OUT max_clustering_values bytea[],
-	OUT first_key bytea, OUT last_key bytea, OUT checksummed boolean)
+	OUT first_key bytea, OUT last_key bytea, OUT checksummed boolean,
+	OUT cardinality bigint, OUT cardinality_estimator text)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'cassandra_metadata'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -154,7 +159,8 @@ CREATE FUNCTION @extschema@.cassandra_sstable_metadata(path text,
 	OUT encoding_min_local_deletion_time bigint, OUT encoding_min_ttl bigint,
 	OUT clustering_types text[], OUT static_columns jsonb, OUT regular_columns jsonb,
 	OUT min_clustering_values bytea[], OUT max_clustering_values bytea[],
-	OUT first_key bytea, OUT last_key bytea, OUT checksummed boolean)
+	OUT first_key bytea, OUT last_key bytea, OUT checksummed boolean,
+	OUT cardinality bigint, OUT cardinality_estimator text)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'cassandra_sstable_metadata'
 	LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
@@ -233,3 +239,91 @@ CREATE FUNCTION @extschema@.cassandra_sstables(data_dir text,
 	LANGUAGE C VOLATILE STRICT PARALLEL SAFE ROWS 100;
 COMMENT ON FUNCTION @extschema@.cassandra_sstables(text, boolean, boolean) IS
 	'the SSTables below a Cassandra data folder with their filter, Statistics.db facts (repair, level, timestamps, deletion times, TTLs) and key range (pg_read_binary_file privileges apply)';
+
+------------------------------------------------------------------------------
+-- The filter a compaction writes: Cassandra sizes it from
+-- SSTableReader.getApproximateKeyCount, the cardinality estimators of its
+-- inputs merged (stream-lib's HyperLogLogPlus), or their partition counts
+-- when one lacks an estimator or the merge is refused.
+------------------------------------------------------------------------------
+
+-- section: cardinality estimators merged (cassandra_approximate_key_count)
+-- C: src/bloom_hll.c
+
+CREATE FUNCTION @extschema@.cassandra_key_count_trans(internal, bytea, text) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cassandra_key_count_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.cassandra_key_count_combine(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cassandra_key_count_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION @extschema@.cassandra_key_count_serialize(internal) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'cassandra_key_count_serialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.cassandra_key_count_deserialize(bytea, internal) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cassandra_key_count_deserialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@.cassandra_key_count_final(internal) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'cassandra_key_count_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_key_count_trans(internal, bytea, text) IS
+	'transition of cassandra_approximate_key_count: an SSTable''s estimator merged';
+COMMENT ON FUNCTION @extschema@.cassandra_key_count_combine(internal, internal) IS
+	'combine of cassandra_approximate_key_count: two partial states merged';
+COMMENT ON FUNCTION @extschema@.cassandra_key_count_serialize(internal) IS
+	'serialize of cassandra_approximate_key_count''s partial state';
+COMMENT ON FUNCTION @extschema@.cassandra_key_count_deserialize(bytea, internal) IS
+	'deserialize of cassandra_approximate_key_count''s partial state';
+COMMENT ON FUNCTION @extschema@.cassandra_key_count_final(internal) IS
+	'final of cassandra_approximate_key_count: the merged estimate, else the partition counts'' sum';
+
+-- What SSTableReader.getApproximateKeyCount returns for the SSTables whose
+-- Statistics.db bytes are aggregated: their estimators merged as
+-- stream-lib merges them, else the sum of their partition counts (rows
+-- with a NULL statistics or version are left out; no row: NULL).
+CREATE AGGREGATE @extschema@.cassandra_approximate_key_count(statistics bytea, version text) (
+	SFUNC = @extschema@.cassandra_key_count_trans,
+	STYPE = internal,
+	COMBINEFUNC = @extschema@.cassandra_key_count_combine,
+	SERIALFUNC = @extschema@.cassandra_key_count_serialize,
+	DESERIALFUNC = @extschema@.cassandra_key_count_deserialize,
+	FINALFUNC = @extschema@.cassandra_key_count_final,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.cassandra_approximate_key_count(bytea, text) IS
+	'what Cassandra''s SSTableReader.getApproximateKeyCount returns for these SSTables: their cardinality estimators merged, else the sum of their partition counts';
+
+-- The same with each SSTable's estimatedKeys() for the fallback (for a BIG
+-- SSTable Summary.db's (size_at_full_sampling + 1) * min_index_interval,
+-- from cassandra_summary; NULL: its partition count).
+CREATE FUNCTION @extschema@.cassandra_key_count_trans(internal, bytea, text, bigint) RETURNS internal
+	AS 'MODULE_PATHNAME', 'cassandra_key_count_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_key_count_trans(internal, bytea, text, bigint) IS
+	'transition of cassandra_approximate_key_count with estimated keys: an SSTable''s estimator merged';
+CREATE AGGREGATE @extschema@.cassandra_approximate_key_count(statistics bytea, version text,
+	estimated_keys bigint) (
+	SFUNC = @extschema@.cassandra_key_count_trans,
+	STYPE = internal,
+	COMBINEFUNC = @extschema@.cassandra_key_count_combine,
+	SERIALFUNC = @extschema@.cassandra_key_count_serialize,
+	DESERIALFUNC = @extschema@.cassandra_key_count_deserialize,
+	FINALFUNC = @extschema@.cassandra_key_count_final,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@.cassandra_approximate_key_count(bytea, text, bigint) IS
+	'cassandra_approximate_key_count with each SSTable''s estimatedKeys() for the fallback (Summary.db''s estimate; NULL: its partition count)';
+
+-- section: a filter's size explained (cassandra_filter_sizing)
+-- C: src/bloom_filter_sizing.c
+
+-- Whether an SSTable's filter has the size a flush gives for its partition
+-- count, the one a compaction gives for its cardinality estimate (at least
+-- min_index_interval, 128, in cleanup, anticompaction and 2.1's
+-- compactions), both or neither; undersized: sized from an estimate below
+-- the real count, its false-positive rate holding the real partitions above
+-- fp_chance.
+CREATE FUNCTION @extschema@.cassandra_filter_sizing(filter @extschema@.bloom, statistics bytea,
+	version text, OUT fp_chance float8, OUT partitions bigint, OUT cardinality bigint,
+	OUT cardinality_estimator text, OUT hash_count integer, OUT word_count bigint,
+	OUT sized_for_min bigint, OUT sized_for_max bigint, OUT flush_word_count bigint,
+	OUT compaction_keys bigint, OUT compaction_word_count bigint, OUT sized_by text,
+	OUT fpr_at_partitions float8, OUT undersized boolean)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'cassandra_filter_sizing'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.cassandra_filter_sizing(@extschema@.bloom, bytea, text) IS
+	'whether an SSTable''s filter has the size of a flush (its partition count), of a compaction (its cardinality estimate), or neither';

@@ -222,4 +222,7 @@ void		fuzz_mounts(const uint8_t *data, size_t len);
 /* fuzz_cqlkeys.c */
 void		fuzz_cql(const uint8_t *data, size_t len);
 
+/* fuzz_hll.c */
+void		fuzz_hll(const uint8_t *data, size_t len);
+
 #endif							/* FUZZ_H */

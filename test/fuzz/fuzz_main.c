@@ -54,6 +54,8 @@
  *   fuzz_cqlkeys.c     marshal type strings; <type> key bytes (text, JSON)
  *                      and key text (parse), each back and forth; types
  *                      nested up to 120,000 levels, built from the input
+ *   fuzz_hll.c         a cardinality estimator whole, two merged both ways,
+ *                      a filter's size explained
  *
  * Any violated invariant calls abort() after printing what failed.
  */
@@ -286,6 +288,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_txn_log(data, size);
 	fuzz_mounts(data, size);
 	fuzz_cql(data, size);
+	fuzz_hll(data, size);
 	if (size == 0)
 		check_names_of_things();
 	return 0;

@@ -355,6 +355,17 @@ put_seed pending-delete < <(printf 'me-6-big-TOC.txt\n\nks-cf-ka-7-TOC.txt\nme-3
 put_seed pending-delete-name < <(printf 'sstables-6-7.log')
 put_seed folder-tempdir < <(printf '/var/lib/scylla/data/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/8.sstable')
 put_seed folder-staging-tempdir < <(printf '/d/ks/t-5a1c395e9a9411e8a0e6e9a8e4bb7a4d/staging/8.sstable/9.sstable')
+# cardinality estimators (fuzz_hll.c): stream-lib's (sparse, normal, the
+# legacy codec) from test/data/hll/vectors.tsv.gz, ScyllaDB's form, and two
+# sparse ones joined for a merge (the first byte puts the cut between them)
+while IFS=$'\t' read -r _ name hex _; do
+	case $name in
+	p13_sp25_0_10 | p13_sp25_0_1000 | p13_sp25_0_20000 | legacy_p13_1000 | runlength_63 | unsorted_sparse)
+		put_seed "hll-$name" < <(perl -e 'print pack("H*", $ARGV[0])' "$hex") ;;
+	esac
+done < <(zcat test/data/hll/vectors.tsv.gz | grep '^est')
+put_seed hll-scylla < <(printf '\xff\xff\xff\xfe\x04\x00\x00\x10\x03\x02\x05\x01\x04\x03\x02\x01\x06\x03\x02\x01\x01\x02\x04\x02')
+put_seed hll-merge < <(printf '\x7f\xff\xff\xff\xfe\x0d\x19\x01\x03\x02\x80\x01\x04\xff\xff\xff\xfe\x0d\x19\x01\x02\x04\x06')
 # a folder's real path, NUL, a mount table (fuzz_mounts.c): the host's
 # root and bind mounts of a folder and its parent, a chroot's (no mount at
 # "/"), a container's (test/unit/node/test_mounts.c has them whole)

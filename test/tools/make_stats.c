@@ -1,7 +1,7 @@
 /*
  * make-stats - Statistics.db files that set what no real SSTable within
  * reach sets (test data for sql/36_metadata_fleet.sql and
- * test/unit/test_metadata.c; test/data/statistics/README.md lists them):
+ * test/unit/stats/test_metadata.c; test/data/statistics/README.md lists them):
  * repaired_at, a pending repair, is_transient, levels above 0, TTLs, the
  * unsigned local deletion times of 5.0 past 2038, "no deletion", the
  * partition level deletions marker, a token space coverage, a key range.

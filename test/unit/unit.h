@@ -126,6 +126,8 @@ void		suite_summary(void);	/* test_summary.c */
 void		suite_sstable_name(void);	/* test_sstable_name.c */
 void		suite_statistics(void);	/* test_statistics.c */
 void		suite_metadata(void);	/* test_metadata.c */
+void		suite_hll(void);	/* test_hll.c */
+void		suite_filter_sizing(void);	/* test_filter_sizing.c */
 void		suite_txn_log(void);	/* test_txn_log.c */
 void		suite_sstable_dir(void);	/* test_sstable_dir.c */
 void		suite_health(void);	/* test_health.c */

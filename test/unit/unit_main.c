@@ -322,6 +322,8 @@ main(int argc, char **argv)
 		{"sstable_name", suite_sstable_name},
 		{"statistics", suite_statistics},
 		{"metadata", suite_metadata},
+		{"hll", suite_hll},
+		{"filter_sizing", suite_filter_sizing},
 		{"txn_log", suite_txn_log},
 		{"sstable_dir", suite_sstable_dir},
 		{"health", suite_health},

@@ -166,6 +166,12 @@ bc_status_message(bc_status st)
 			return "the bytes are not a value of the key type";
 		case BC_ERR_CQL_SYNTAX:
 			return "the text is not a value of the key type";
+		case BC_ERR_HLL_TRUNCATED:
+			return "Statistics.db cardinality estimator is truncated: a field extends past the estimator's end";
+		case BC_ERR_HLL_FORMAT:
+			return "Statistics.db cardinality estimator is not one stream-lib's HyperLogLogPlus reads (a negative size, an impossible precision, a varint too long, or a register outside its set)";
+		case BC_ERR_HLL_UNSUPPORTED:
+			return "Statistics.db cardinality estimator has a precision bloomcass does not read (Cassandra writes p = 13; bias correction is read for 13, precisions up to 18)";
 		case BC_STATUS_COUNT:
 			break;
 	}

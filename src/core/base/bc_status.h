@@ -148,6 +148,11 @@ typedef enum bc_status
 	BC_ERR_CQL_VALUE,			/* bytes that do not decode under the type */
 	BC_ERR_CQL_SYNTAX,			/* text that does not parse as the type */
 
+	/* the cardinality estimator of Statistics.db (bc_hll.c) */
+	BC_ERR_HLL_TRUNCATED,		/* a field past the estimator's end */
+	BC_ERR_HLL_FORMAT,			/* what stream-lib's reader refuses */
+	BC_ERR_HLL_UNSUPPORTED,		/* a precision above BC_HLL_MAX_P */
+
 	BC_STATUS_COUNT
 } bc_status;
 

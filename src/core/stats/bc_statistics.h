@@ -144,6 +144,14 @@ typedef struct bc_statistics
 	const uint8_t *last_key;
 	size_t		last_key_len;
 
+	/* CompactionMetadata (ka and later): the cardinality estimator's bytes
+	 * as stored (ByteBufferUtil.readWithLength), read by bc_hll.h */
+	int			has_estimator;
+	const uint8_t *estimator;
+	size_t		estimator_len;
+	int			scylla_version; /* a version ScyllaDB writes too (ka, la,
+								 * mc, md, me, ms, mt) */
+
 	/* SerializationHeader (ma and later): bc_statistics_fields.c */
 	int			has_encoding_stats;
 	int64_t		enc_min_timestamp;

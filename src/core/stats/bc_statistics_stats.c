@@ -521,7 +521,7 @@ bc_stats_parse_stats(bc_stats_cursor *c, const bc_stats_version *sv,
  * BE32 generations, then (all versions) the cardinality estimator's bytes
  * with a BE32 length (ByteBufferUtil.readWithLength); ScyllaDB's
  * compaction_metadata (ancestors, cardinality: disk_arrays with BE32
- * counts).  The estimator is bounded, not decoded.
+ * counts).  The estimator is bounded here and decoded by bc_hll.c.
  */
 bc_status
 bc_stats_parse_compaction(bc_stats_cursor *c, const bc_stats_version *sv,
@@ -546,6 +546,10 @@ bc_stats_parse_compaction(bc_stats_cursor *c, const bc_stats_version *sv,
 		out->detail_status = st;
 		return BC_OK;
 	}
+	out->has_estimator = 1;
+	out->estimator = c->p;
+	out->estimator_len = n;
+	out->scylla_version = sv->scylla;
 	c->p += n;
 	out->tail[BC_MT_COMPACTION] = (int64_t) cur_left(c);
 	return BC_OK;
