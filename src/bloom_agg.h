@@ -161,13 +161,31 @@ bucket_of(int64 h1)
 
 /* bloom_agg_exact.c */
 extern BLOOM_INTERNAL ExactState *bloom_exact_new(MemoryContext ctx, double fp, bc_order order);
-extern BLOOM_INTERNAL void bloom_exact_add(ExactState *st, int64 h1, int64 h2);
 extern BLOOM_INTERNAL void bloom_exact_merge(ExactState *dst, const ExactState *src);
 extern BLOOM_INTERNAL void bloom_exact_merge_serialized(ExactState *dst, const ExactState *src);
 extern BLOOM_INTERNAL uint64 bloom_exact_compact_all(ExactState *st);
 extern BLOOM_INTERNAL uint64 bloom_exact_count(const ExactState *st);
 extern BLOOM_INTERNAL void bloom_exact_write(const ExactState *st, char *out);
 extern BLOOM_INTERNAL void bloom_exact_fill(const ExactState *st, bc_filter *f);
+
+extern BLOOM_INTERNAL HashBucket *bloom_exact_add_room(ExactState *st, HashBucket *b, int64 h1);
+
+/*
+ * Add one hash: the transition function's per-row path, inline; only a
+ * full bucket calls out.
+ */
+static inline void
+bloom_exact_add(ExactState *st, int64 h1, int64 h2)
+{
+	HashBucket *b = st->buckets ? &st->buckets[bucket_of(h1)] : &st->flat;
+
+	if (unlikely(b->room == 0))
+		b = bloom_exact_add_room(st, b, h1);
+	rec_put(b, b->tail, h1, h2);
+	b->tail += b->recsize;
+	b->room--;
+	b->n++;
+}
 
 static inline void
 exact_check_usable(const ExactState *st)

@@ -125,9 +125,14 @@ bucket_add_chunk(ExactState *st, HashBucket *b)
 /*
  * Drop duplicate hashes from a bucket, keeping the first of each: a
  * transient open-addressing table (slot = low bits of h2, uniform for any
- * key set) of positions, so each hash costs a probe or two, no sorting.
- * Chunks left empty go back to the state's free list.
+ * key set) of positions, each with a fingerprint (the top 32 bits of h2),
+ * so each hash costs a probe or two, no sorting, and a record already kept
+ * is read back only when its fingerprint matches (a duplicate, or one
+ * chance in 2^32).  Chunks left empty go back to the state's free list.
  */
+#define TAB_FP(e) ((uint32) ((e) >> 32))
+#define TAB_POS(e) ((uint32) (e))		/* position + 1; 0: empty */
+
 static void
 bucket_compact(ExactState *st, HashBucket *b)
 {
@@ -135,7 +140,7 @@ bucket_compact(ExactState *st, HashBucket *b)
 				mask,
 				i,
 				out = 0;
-	uint32	   *tab;
+	uint64	   *tab;
 	uint32		keep;
 
 	if (b->unique == b->n)
@@ -143,28 +148,31 @@ bucket_compact(ExactState *st, HashBucket *b)
 	while (size < 2 * b->n)
 		size *= 2;
 	mask = size - 1;
-	tab = (uint32 *) MemoryContextAllocExtended(CurrentMemoryContext, size * sizeof(uint32),
+	tab = (uint64 *) MemoryContextAllocExtended(CurrentMemoryContext, size * sizeof(uint64),
 												MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (i = 0; i < b->n; i++)
 	{
 		const uint8 *rec = REC_AT(b, i);
 		uint64		h2;
 		uint64		slot;
+		uint32		fp;
 
 		memcpy(&h2, rec + b->recsize - sizeof(h2), sizeof(h2));
-		slot = rec_le64(h2) & mask;
+		h2 = rec_le64(h2);
+		slot = h2 & mask;
+		fp = (uint32) (h2 >> 32);
 		for (;;)
 		{
-			uint32		at = tab[slot];
+			uint64		e = tab[slot];
 
-			if (at == 0)
+			if (e == 0)
 			{
 				if (out != i)
 					memcpy(REC_AT(b, out), rec, b->recsize);
-				tab[slot] = (uint32) ++out;
+				tab[slot] = ((uint64) fp << 32) | (uint32) ++out;
 				break;
 			}
-			if (rec_equal(b, REC_AT(b, at - 1), rec))
+			if (TAB_FP(e) == fp && rec_equal(b, REC_AT(b, TAB_POS(e) - 1), rec))
 				break;			/* a duplicate */
 			slot = (slot + 1) & mask;
 		}
@@ -212,15 +220,15 @@ bucket_make_room(ExactState *st, HashBucket *b)
 static void exact_spread(ExactState *st);
 
 /*
- * A full bucket: make room (may spread the state).  The one recursion of
- * the glue (see BC_CQL_MAX_DEPTH's comment in bc_cqltype.h): exact_spread
- * adds the flat bucket's hashes back through bloom_exact_add, which may
- * call here again; but exact_spread gives the state its buckets before it
- * adds, and only a state without them spreads, so it goes at most one
- * level down.
+ * A full bucket: make room (may spread the state); bloom_exact_add's call
+ * out.  The one recursion of the glue (see BC_CQL_MAX_DEPTH's comment in
+ * bc_cqltype.h): exact_spread adds the flat bucket's hashes back through
+ * bloom_exact_add, which may call here again; but exact_spread gives the
+ * state its buckets before it adds, and only a state without them spreads,
+ * so it goes at most one level down.
  */
-static pg_noinline HashBucket *
-exact_add_room(ExactState *st, HashBucket *b, int64 h1)
+pg_noinline HashBucket *
+bloom_exact_add_room(ExactState *st, HashBucket *b, int64 h1)
 {
 	bucket_make_room(st, b);
 	if (st->buckets == NULL && b->n >= FLAT_MAX)
@@ -232,23 +240,6 @@ exact_add_room(ExactState *st, HashBucket *b, int64 h1)
 			bucket_make_room(st, b);
 	}
 	return b;
-}
-
-/*
- * Add one hash: the transition function's per-row path; only a full
- * bucket calls out.
- */
-void
-bloom_exact_add(ExactState *st, int64 h1, int64 h2)
-{
-	HashBucket *b = st->buckets ? &st->buckets[bucket_of(h1)] : &st->flat;
-
-	if (unlikely(b->room == 0))
-		b = exact_add_room(st, b, h1);
-	rec_put(b, b->tail, h1, h2);
-	b->tail += b->recsize;
-	b->room--;
-	b->n++;
 }
 
 /*
@@ -307,8 +298,8 @@ exact_append(ExactState *st, const KeyHash *src, uint64 count)
 }
 
 /* Leave the flat layout: move the flat bucket's hashes into buckets.
- * Called once a state (exact_add_room, bloom_exact_merge_serialized),
- * never from within itself: see exact_add_room. */
+ * Called once a state (bloom_exact_add_room, bloom_exact_merge_serialized),
+ * never from within itself: see bloom_exact_add_room. */
 static void
 exact_spread(ExactState *st)
 {
