@@ -16,6 +16,7 @@
 #define LOW56 ((UINT64CONST(1) << 56) - 1)
 #define SLAB_MIN ((Size) 16 * 1024)
 #define SLAB_MAX ((Size) 32 * 1024 * 1024)
+#define TAIL_MIN 1024			/* see bucket_make_room */
 
 static inline void
 rec_get(const HashBucket *b, const uint8 *rec, int64 *h1, int64 *h2)
@@ -125,14 +126,9 @@ bucket_add_chunk(ExactState *st, HashBucket *b)
 /*
  * Drop duplicate hashes from a bucket, keeping the first of each: a
  * transient open-addressing table (slot = low bits of h2, uniform for any
- * key set) of positions, each with a fingerprint (the top 32 bits of h2),
- * so each hash costs a probe or two, no sorting, and a record already kept
- * is read back only when its fingerprint matches (a duplicate, or one
- * chance in 2^32).  Chunks left empty go back to the state's free list.
+ * key set) of positions, so each hash costs a probe or two, no sorting.
+ * Chunks left empty go back to the state's free list.
  */
-#define TAB_FP(e) ((uint32) ((e) >> 32))
-#define TAB_POS(e) ((uint32) (e))		/* position + 1; 0: empty */
-
 static void
 bucket_compact(ExactState *st, HashBucket *b)
 {
@@ -140,7 +136,7 @@ bucket_compact(ExactState *st, HashBucket *b)
 				mask,
 				i,
 				out = 0;
-	uint64	   *tab;
+	uint32	   *tab;
 	uint32		keep;
 
 	if (b->unique == b->n)
@@ -148,31 +144,28 @@ bucket_compact(ExactState *st, HashBucket *b)
 	while (size < 2 * b->n)
 		size *= 2;
 	mask = size - 1;
-	tab = (uint64 *) MemoryContextAllocExtended(CurrentMemoryContext, size * sizeof(uint64),
+	tab = (uint32 *) MemoryContextAllocExtended(CurrentMemoryContext, size * sizeof(uint32),
 												MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (i = 0; i < b->n; i++)
 	{
 		const uint8 *rec = REC_AT(b, i);
 		uint64		h2;
 		uint64		slot;
-		uint32		fp;
 
 		memcpy(&h2, rec + b->recsize - sizeof(h2), sizeof(h2));
-		h2 = rec_le64(h2);
-		slot = h2 & mask;
-		fp = (uint32) (h2 >> 32);
+		slot = rec_le64(h2) & mask;
 		for (;;)
 		{
-			uint64		e = tab[slot];
+			uint32		at = tab[slot];
 
-			if (e == 0)
+			if (at == 0)
 			{
 				if (out != i)
 					memcpy(REC_AT(b, out), rec, b->recsize);
-				tab[slot] = ((uint64) fp << 32) | (uint32) ++out;
+				tab[slot] = (uint32) ++out;
 				break;
 			}
-			if (TAB_FP(e) == fp && rec_equal(b, REC_AT(b, TAB_POS(e) - 1), rec))
+			if (rec_equal(b, REC_AT(b, at - 1), rec))
 				break;			/* a duplicate */
 			slot = (slot + 1) & mask;
 		}
@@ -202,9 +195,17 @@ bucket_make_room(ExactState *st, HashBucket *b)
 
 	if (b->n < (uint64) b->nchunks * CHUNK_KEYS)
 		return;
-	/* deduplicate once the unchecked tail is as large as the checked part,
-	 * or a quarter of it while duplicates keep turning up */
-	if (tail > 0 && (tail >= b->unique || (b->dups_seen && tail >= b->unique / 4)))
+	/*
+	 * Deduplicate once the unchecked tail is as large as the checked part,
+	 * or a quarter of it while duplicates keep turning up; a spread bucket
+	 * not before its tail holds TAIL_MIN hashes, which spares a state of
+	 * distinct keys the passes over its small buckets (of 2,000,000 keys,
+	 * 1,950 a bucket: one pass at 1,024 and the final one, instead of six)
+	 * at the cost of at most EXACT_BUCKETS * TAIL_MIN unchecked hashes
+	 * (15 MB) beyond twice the distinct keys.
+	 */
+	if (tail > 0 && (b->recsize == REC_FULL || tail >= TAIL_MIN) &&
+		(tail >= b->unique || (b->dups_seen && tail >= b->unique / 4)))
 	{
 		bucket_compact(st, b);
 		if (b->n < (uint64) b->nchunks * CHUNK_KEYS)
