@@ -215,6 +215,9 @@ batch_indexes(const bc_filter *f, const int64_t *h, size_t m, uint64_t *idx, int
 void
 bc_filter_add_hashes(bc_filter *f, const int64_t *h, size_t n)
 {
+	uint64_t	idx[2][BC_FILTER_BATCH * PROBE_MAX];
+	size_t		t[2] = {0, 0};
+	int			cur = 0;
 	size_t		done;
 
 	if (f->hash_count > PROBE_MAX)
@@ -223,15 +226,26 @@ bc_filter_add_hashes(bc_filter *f, const int64_t *h, size_t n)
 			bc_filter_add_hash(f, h[2 * done], h[2 * done + 1]);
 		return;
 	}
+
+	/*
+	 * Double-buffered as the tests are: the indexes of the next batch are
+	 * computed and their lines prefetched before the current batch's bits
+	 * are set, so that its lines have had that long to arrive.
+	 */
+	if (n > 0)
+		t[0] = batch_indexes(f, h, n < BC_FILTER_BATCH ? n : BC_FILTER_BATCH, idx[0], 1);
 	for (done = 0; done < n; done += BC_FILTER_BATCH)
 	{
-		uint64_t	idx[BC_FILTER_BATCH * PROBE_MAX];
-		size_t		m = n - done < BC_FILTER_BATCH ? n - done : BC_FILTER_BATCH;
-		size_t		t = batch_indexes(f, h + 2 * done, m, idx, 1),
+		size_t		next = done + BC_FILTER_BATCH,
 					i;
 
-		for (i = 0; i < t; i++)
-			f->bits[idx[i] >> 3] |= (uint8_t) (1u << (idx[i] & 7));
+		if (next < n)
+			t[cur ^ 1] = batch_indexes(f, h + 2 * next,
+									   n - next < BC_FILTER_BATCH ? n - next : BC_FILTER_BATCH,
+									   idx[cur ^ 1], 1);
+		for (i = 0; i < t[cur]; i++)
+			f->bits[idx[cur][i] >> 3] |= (uint8_t) (1u << (idx[cur][i] & 7));
+		cur ^= 1;
 	}
 }
 

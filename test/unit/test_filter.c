@@ -204,6 +204,31 @@ fast_index_checks(void)
 		bc_filter_add_hashes(&batch, h, 4999);
 		bc_filter_add_hashes(&batch, h + 2 * 4999, 1);
 		CHECK(memcmp(one.bits, batch.bits, (size_t) s.word_count * 8) == 0, "batch add = one-by-one add");
+		/* calls of every length around the batch size (double-buffered) */
+		{
+			static const size_t lens[] = {0, 1, 15, 16, 17, 31, 32, 33, 64, 1000};
+			size_t		li;
+
+			for (li = 0; li < sizeof(lens) / sizeof(lens[0]); li++)
+			{
+				size_t		done = 0;
+
+				memset(batch.bits, 0, (size_t) s.word_count * 8);
+				while (done < 5000)
+				{
+					size_t		m = lens[li] == 0 ? 1 : lens[li];
+
+					if (m > 5000 - done)
+						m = 5000 - done;
+					if (lens[li] == 0)
+						bc_filter_add_hashes(&batch, h + 2 * done, 0);
+					bc_filter_add_hashes(&batch, h + 2 * done, m);
+					done += m;
+				}
+				CHECK(memcmp(one.bits, batch.bits, (size_t) s.word_count * 8) == 0,
+					  "batch add in calls of %zu = one-by-one add", lens[li]);
+			}
+		}
 		for (i = 0; i < 5000; i++)
 			CHECK(bc_filter_test_hash(&batch, h[2 * i], h[2 * i + 1]), "batch-added hash %d present", i);
 		free(h);
