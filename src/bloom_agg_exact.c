@@ -16,7 +16,7 @@
 #define LOW56 ((UINT64CONST(1) << 56) - 1)
 #define SLAB_MIN ((Size) 16 * 1024)
 #define SLAB_MAX ((Size) 32 * 1024 * 1024)
-#define TAIL_MIN 1024			/* see bucket_make_room */
+#define TAIL_MIN 4096			/* see bucket_make_room */
 
 static inline void
 rec_get(const HashBucket *b, const uint8 *rec, int64 *h1, int64 *h2)
@@ -200,9 +200,9 @@ bucket_make_room(ExactState *st, HashBucket *b)
 	 * or a quarter of it while duplicates keep turning up; a spread bucket
 	 * not before its tail holds TAIL_MIN hashes, which spares a state of
 	 * distinct keys the passes over its small buckets (of 2,000,000 keys,
-	 * 1,950 a bucket: one pass at 1,024 and the final one, instead of six)
-	 * at the cost of at most EXACT_BUCKETS * TAIL_MIN unchecked hashes
-	 * (15 MB) beyond twice the distinct keys.
+	 * 7,812 a bucket: one pass at 4,096 and the final one, instead of
+	 * eight) at the cost of at most EXACT_BUCKETS * TAIL_MIN unchecked
+	 * hashes (15 MB) beyond twice the distinct keys.
 	 */
 	if (tail > 0 && (b->recsize == REC_FULL || tail >= TAIL_MIN) &&
 		(tail >= b->unique || (b->dups_seen && tail >= b->unique / 4)))
