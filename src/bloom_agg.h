@@ -46,7 +46,8 @@
  * no single allocation holds every key, so the state can grow past 1 GB.
  * A bucket is deduplicated in place with a transient hash table once its
  * unchecked tail has grown as large as its checked part (sooner while
- * duplicates keep turning up), so memory follows the distinct keys.  Every
+ * duplicates keep turning up; a spread bucket's not before it holds
+ * TAIL_MIN hashes), so memory follows the distinct keys.  Every
  * long step checks for interrupts between buckets.
  * --------------------------------------------------------------------- */
 typedef struct KeyHash
@@ -58,8 +59,14 @@ typedef struct KeyHash
 /* bc_filter_add_hashes reads an array of KeyHash as h1, h2, h1, h2, ... */
 StaticAssertDecl(sizeof(KeyHash) == 2 * sizeof(int64), "KeyHash is two int64");
 
-#define EXACT_BUCKET_BITS 10
+/*
+ * 256 buckets: the fewest whose number implies h1's top byte; so few that
+ * their 256 tails, where the rows' hashes are written, stay in the L1 cache
+ * (with 1,024, the writes missed it and stalled the scan).
+ */
+#define EXACT_BUCKET_BITS 8
 #define EXACT_BUCKETS (1 << EXACT_BUCKET_BITS)
+StaticAssertDecl(EXACT_BUCKET_BITS >= 8, "a bucket implies at least h1's top byte");
 #define CHUNK_KEYS 64			/* hashes per chunk (960 or 1024 bytes) */
 
 /*
@@ -161,13 +168,31 @@ bucket_of(int64 h1)
 
 /* bloom_agg_exact.c */
 extern BLOOM_INTERNAL ExactState *bloom_exact_new(MemoryContext ctx, double fp, bc_order order);
-extern BLOOM_INTERNAL void bloom_exact_add(ExactState *st, int64 h1, int64 h2);
 extern BLOOM_INTERNAL void bloom_exact_merge(ExactState *dst, const ExactState *src);
 extern BLOOM_INTERNAL void bloom_exact_merge_serialized(ExactState *dst, const ExactState *src);
 extern BLOOM_INTERNAL uint64 bloom_exact_compact_all(ExactState *st);
 extern BLOOM_INTERNAL uint64 bloom_exact_count(const ExactState *st);
 extern BLOOM_INTERNAL void bloom_exact_write(const ExactState *st, char *out);
 extern BLOOM_INTERNAL void bloom_exact_fill(const ExactState *st, bc_filter *f);
+
+extern BLOOM_INTERNAL HashBucket *bloom_exact_add_room(ExactState *st, HashBucket *b, int64 h1);
+
+/*
+ * Add one hash: the transition function's per-row path, inline; only a
+ * full bucket calls out.
+ */
+static inline void
+bloom_exact_add(ExactState *st, int64 h1, int64 h2)
+{
+	HashBucket *b = st->buckets ? &st->buckets[bucket_of(h1)] : &st->flat;
+
+	if (unlikely(b->room == 0))
+		b = bloom_exact_add_room(st, b, h1);
+	rec_put(b, b->tail, h1, h2);
+	b->tail += b->recsize;
+	b->room--;
+	b->n++;
+}
 
 static inline void
 exact_check_usable(const ExactState *st)

@@ -16,6 +16,7 @@
 #define LOW56 ((UINT64CONST(1) << 56) - 1)
 #define SLAB_MIN ((Size) 16 * 1024)
 #define SLAB_MAX ((Size) 32 * 1024 * 1024)
+#define TAIL_MIN 4096			/* see bucket_make_room */
 
 static inline void
 rec_get(const HashBucket *b, const uint8 *rec, int64 *h1, int64 *h2)
@@ -194,9 +195,17 @@ bucket_make_room(ExactState *st, HashBucket *b)
 
 	if (b->n < (uint64) b->nchunks * CHUNK_KEYS)
 		return;
-	/* deduplicate once the unchecked tail is as large as the checked part,
-	 * or a quarter of it while duplicates keep turning up */
-	if (tail > 0 && (tail >= b->unique || (b->dups_seen && tail >= b->unique / 4)))
+	/*
+	 * Deduplicate once the unchecked tail is as large as the checked part,
+	 * or a quarter of it while duplicates keep turning up; a spread bucket
+	 * not before its tail holds TAIL_MIN hashes, which spares a state of
+	 * distinct keys the passes over its small buckets (of 2,000,000 keys,
+	 * 7,812 a bucket: one pass at 4,096 and the final one, instead of
+	 * eight) at the cost of at most EXACT_BUCKETS * TAIL_MIN unchecked
+	 * hashes (15 MB) beyond twice the distinct keys.
+	 */
+	if (tail > 0 && (b->recsize == REC_FULL || tail >= TAIL_MIN) &&
+		(tail >= b->unique || (b->dups_seen && tail >= b->unique / 4)))
 	{
 		bucket_compact(st, b);
 		if (b->n < (uint64) b->nchunks * CHUNK_KEYS)
@@ -212,15 +221,15 @@ bucket_make_room(ExactState *st, HashBucket *b)
 static void exact_spread(ExactState *st);
 
 /*
- * A full bucket: make room (may spread the state).  The one recursion of
- * the glue (see BC_CQL_MAX_DEPTH's comment in bc_cqltype.h): exact_spread
- * adds the flat bucket's hashes back through bloom_exact_add, which may
- * call here again; but exact_spread gives the state its buckets before it
- * adds, and only a state without them spreads, so it goes at most one
- * level down.
+ * A full bucket: make room (may spread the state); bloom_exact_add's call
+ * out.  The one recursion of the glue (see BC_CQL_MAX_DEPTH's comment in
+ * bc_cqltype.h): exact_spread adds the flat bucket's hashes back through
+ * bloom_exact_add, which may call here again; but exact_spread gives the
+ * state its buckets before it adds, and only a state without them spreads,
+ * so it goes at most one level down.
  */
-static pg_noinline HashBucket *
-exact_add_room(ExactState *st, HashBucket *b, int64 h1)
+pg_noinline HashBucket *
+bloom_exact_add_room(ExactState *st, HashBucket *b, int64 h1)
 {
 	bucket_make_room(st, b);
 	if (st->buckets == NULL && b->n >= FLAT_MAX)
@@ -232,23 +241,6 @@ exact_add_room(ExactState *st, HashBucket *b, int64 h1)
 			bucket_make_room(st, b);
 	}
 	return b;
-}
-
-/*
- * Add one hash: the transition function's per-row path; only a full
- * bucket calls out.
- */
-void
-bloom_exact_add(ExactState *st, int64 h1, int64 h2)
-{
-	HashBucket *b = st->buckets ? &st->buckets[bucket_of(h1)] : &st->flat;
-
-	if (unlikely(b->room == 0))
-		b = exact_add_room(st, b, h1);
-	rec_put(b, b->tail, h1, h2);
-	b->tail += b->recsize;
-	b->room--;
-	b->n++;
 }
 
 /*
@@ -307,8 +299,8 @@ exact_append(ExactState *st, const KeyHash *src, uint64 count)
 }
 
 /* Leave the flat layout: move the flat bucket's hashes into buckets.
- * Called once a state (exact_add_room, bloom_exact_merge_serialized),
- * never from within itself: see exact_add_room. */
+ * Called once a state (bloom_exact_add_room, bloom_exact_merge_serialized),
+ * never from within itself: see bloom_exact_add_room. */
 static void
 exact_spread(ExactState *st)
 {

@@ -41,11 +41,23 @@ typedef struct BloomState
 {
 	ExpandedObjectHeader hdr;
 	uint32		magic;
+	bool		spent;			/* its filter was moved out as a result */
+	bool		args_known;		/* fp, expected: arguments its shape matched */
+	double		fp;
+	int64		expected;
 	Bloom	   *bloom;			/* in hdr.eoh_context */
 	bc_filter	view;			/* prepared view of bloom */
 	int			npending;		/* hashes waiting to be set, as a batch */
 	int64		pending[2 * PENDING_MAX];
 } BloomState;
+
+/* A state whose filter was moved out as the result is spent. */
+static inline void
+state_check(const BloomState *st)
+{
+	if (st->spent)
+		elog(ERROR, "bloom aggregate state used after its result was taken");
+}
 
 static void
 state_flush(BloomState *st)
@@ -62,6 +74,7 @@ state_get_flat_size(ExpandedObjectHeader *eohptr)
 {
 	BloomState *st = (BloomState *) eohptr;
 
+	state_check(st);
 	state_flush(st);
 	return VARSIZE(st->bloom);
 }
@@ -110,6 +123,25 @@ copy_filter(void *arg)
 }
 
 /*
+ * The state made by these functions that the non-null datum d points to, as
+ * an expanded object (read/write only, or also read-only), else NULL.
+ */
+static inline BloomState *
+state_of(Datum d, bool writable)
+{
+	BloomState *st;
+
+	if (writable ? !VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d))
+		: !VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+		return NULL;
+	st = (BloomState *) DatumGetEOHP(d);
+	if (st->hdr.eoh_methods != &state_methods || st->magic != STATE_MAGIC)
+		return NULL;
+	state_check(st);
+	return st;
+}
+
+/*
  * The state argument argno: ours when it is a read/write expanded state
  * made by these functions, else (a flat bloom: a parallel worker's state,
  * a state read back from text) a copy made ours.  NULL for SQL NULL.
@@ -118,23 +150,17 @@ static BloomState *
 state_arg(FunctionCallInfo fcinfo, int argno, MemoryContext aggcxt)
 {
 	Datum		d;
+	BloomState *st;
+	Bloom	   *b;
 
 	if (PG_ARGISNULL(argno))
 		return NULL;
 	d = PG_GETARG_DATUM(argno);
-	if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
-	{
-		BloomState *st = (BloomState *) DatumGetEOHP(d);
-
-		if (st->hdr.eoh_methods == &state_methods && st->magic == STATE_MAGIC)
-			return st;
-	}
-	{
-		Bloom	   *b = DatumGetBloomP(d);
-
-		bloom_validate(b, ERRCODE_INVALID_BINARY_REPRESENTATION);
-		return state_new(aggcxt, copy_filter, b);
-	}
+	if ((st = state_of(d, true)) != NULL)
+		return st;
+	b = DatumGetBloomP(d);
+	bloom_validate(b, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	return state_new(aggcxt, copy_filter, b);
 }
 
 static inline Datum
@@ -182,9 +208,13 @@ sized_cache(FunctionCallInfo fcinfo)
 	return (SizedCache *) fcinfo->flinfo->fn_extra;
 }
 
-PG_FUNCTION_INFO_V1(bloom_agg_state_trans);
-Datum
-bloom_agg_state_trans(PG_FUNCTION_ARGS)
+/*
+ * The state and the filter shape the arguments ask for, checked: the slow
+ * path of bloom_agg_state_trans (the first row of a group, a state that is
+ * not yet ours, other arguments than the state was last checked with).
+ */
+static pg_noinline BloomState *
+sized_trans_state(FunctionCallInfo fcinfo)
 {
 	MemoryContext aggcxt = bloom_agg_context(fcinfo, "bloom_agg_state_trans");
 	SizedCache *c = sized_cache(fcinfo);
@@ -220,13 +250,38 @@ bloom_agg_state_trans(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("fp_chance and expected_keys must be the same for every row of bloom_agg")));
+	st->fp = a.fp;
+	st->expected = a.expected;
+	st->args_known = true;
+	(void) bloom_key_type_inline(fcinfo, 1, &c->kt);
+	return st;
+}
 
+/*
+ * Per row: a state of ours whose shape was checked against these same
+ * arguments takes the key's hash straight away (nothing is looked up but
+ * the key type, cached for the call site); anything else goes through
+ * sized_trans_state first.
+ */
+PG_FUNCTION_INFO_V1(bloom_agg_state_trans);
+Datum
+bloom_agg_state_trans(PG_FUNCTION_ARGS)
+{
+	SizedCache *c = (SizedCache *) fcinfo->flinfo->fn_extra;
+	BloomState *st = PG_ARGISNULL(0) ? NULL : state_of(PG_GETARG_DATUM(0), true);
+
+	if (unlikely(c == NULL || c->kt == NULL || st == NULL || !st->args_known ||
+				 PG_ARGISNULL(2) || PG_ARGISNULL(3) ||
+				 PG_GETARG_FLOAT8(2) != st->fp || PG_GETARG_INT64(3) != st->expected))
+	{
+		st = sized_trans_state(fcinfo);
+		c = (SizedCache *) fcinfo->flinfo->fn_extra;
+	}
 	if (!PG_ARGISNULL(1))
 	{
 		int64	   *h = st->pending + 2 * st->npending;
 
-		bloom_key_hash_inline(bloom_key_type_inline(fcinfo, 1, &c->kt), PG_GETARG_DATUM(1),
-							  &h[0], &h[1]);
+		bloom_key_hash_inline(c->kt, PG_GETARG_DATUM(1), &h[0], &h[1]);
 		if (++st->npending == PENDING_MAX)
 			state_flush(st);
 	}
@@ -278,11 +333,10 @@ bloom_agg_state_combine(PG_FUNCTION_ARGS)
 		return state_datum(a);
 	}
 	/* the second state is read, never kept: a copy when it becomes ours */
-	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(PG_GETARG_DATUM(1))))
 	{
-		BloomState *b = (BloomState *) DatumGetEOHP(PG_GETARG_DATUM(1));
+		BloomState *b = state_of(PG_GETARG_DATUM(1), false);
 
-		if (b->hdr.eoh_methods == &state_methods && b->magic == STATE_MAGIC)
+		if (b != NULL)
 		{
 			state_flush(b);
 			if (a == NULL)
@@ -300,20 +354,34 @@ bloom_agg_state_combine(PG_FUNCTION_ARGS)
 }
 
 /*
- * The result: the state's filter with its waiting hashes set, moved out of
- * a state that is this call's alone when large (bloom_agg_move_result; the
- * state is then deleted), else copied.
+ * The result, from the state argument (not NULL).  nodeAgg hands a final
+ * function a read-only pointer to an expanded state: a state of ours is read
+ * in place, its waiting hashes set first (the same value), and its filter
+ * moved out when large and the state is this call's alone
+ * (bloom_agg_move_result; the state is then spent), else copied once.  Any
+ * other state (a flat bloom) is made ours first.
  */
 static Datum
-state_result(FunctionCallInfo fcinfo, BloomState *st)
+state_result(FunctionCallInfo fcinfo, MemoryContext aggcxt)
 {
+	BloomState *st = state_of(PG_GETARG_DATUM(0), false);
 	Bloom	   *dst;
+	bool		ours = st != NULL;
 
+	if (!ours)
+		st = state_arg(fcinfo, 0, aggcxt);
 	state_flush(st);
 	dst = bloom_agg_move_result(fcinfo, st->bloom);
 	if (dst == NULL)
 		PG_RETURN_BLOOM_P(bloom_copy(st->bloom));
-	DeleteExpandedObject(state_datum(st));
+	if (ours)
+	{
+		pfree(st->bloom);
+		st->bloom = NULL;
+		st->spent = true;
+	}
+	else
+		DeleteExpandedObject(state_datum(st));
 	PG_RETURN_BLOOM_P(dst);
 }
 
@@ -324,11 +392,10 @@ Datum
 bloom_agg_state_final(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcxt = bloom_agg_context(fcinfo, "bloom_agg_state_final");
-	BloomState *st = state_arg(fcinfo, 0, aggcxt);
 
-	if (st == NULL)
+	if (PG_ARGISNULL(0))
 		PG_RETURN_BLOOM_P(bloom_create_sized(0, DEFAULT_FP_CHANCE, BC_ORDER_NEW));
-	return state_result(fcinfo, st);
+	return state_result(fcinfo, aggcxt);
 }
 
 /* bloom_union_agg's final function: NULL for no rows */
@@ -337,9 +404,8 @@ Datum
 bloom_union_state_final(PG_FUNCTION_ARGS)
 {
 	MemoryContext aggcxt = bloom_agg_context(fcinfo, "bloom_union_state_final");
-	BloomState *st = state_arg(fcinfo, 0, aggcxt);
 
-	if (st == NULL)
+	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	return state_result(fcinfo, st);
+	return state_result(fcinfo, aggcxt);
 }

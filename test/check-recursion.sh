@@ -27,7 +27,7 @@ KNOWN=(
 	"bc_cql_value_json|BC_CQL_MAX_DEPTH"
 	"src/core/cql/bc_cqlvalue_parse.c:parse_composite src/core/cql/bc_cqlvalue_parse.c:parse_tuple src/core/cql/bc_cqlvalue_parse.c:parse_value|BC_CQL_MAX_DEPTH"
 	"src/core/cql/bc_cqlvalue_sink.c:emit|BC_CQLSINK_MAX_LAYERS"
-	"bloom_exact_add src/bloom_agg_exact.c:exact_add_room src/bloom_agg_exact.c:exact_append src/bloom_agg_exact.c:exact_spread|one level: a state spreads once"
+	"bloom_exact_add_room src/bloom_agg_exact.c:bloom_exact_add src/bloom_agg_exact.c:exact_append src/bloom_agg_exact.c:exact_spread|one level: a state spreads once"
 )
 
 PG_CONFIG=${PG_CONFIG:-$(command -v pg_config || true)}

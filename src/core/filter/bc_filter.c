@@ -18,9 +18,12 @@
  * Index arithmetic.  Java's abs(base % capacity) with a truncating % equals
  * |base| mod capacity, where |base| is taken as an unsigned 64-bit value
  * (so |INT64_MIN| = 2^63 is exact).  The modulo is computed without a
- * division where the compiler has 128-bit integers: with M = ceil(2^128 /
- * d), x mod d = ((M * x) mod 2^128) * d >> 128 for every 64-bit x and d
- * (Lemire, Kaser, Kurz, "Faster remainder by direct computation", 2019).
+ * division where the compiler has 128-bit integers, by a Barrett reduction
+ * with the precomputed m = floor((2^64 - 1) / d): for every 64-bit x and
+ * d >= 1, m >= 2^64 / d - 1 gives x * m / 2^64 > x / d - 1, and m <= 2^64 / d
+ * gives x * m / 2^64 <= x / d, so q = floor(x * m / 2^64) is floor(x / d) or
+ * one less, and x - q * d is x mod d or x mod d + d, which one conditional
+ * subtraction corrects: two multiplications per index.
  */
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef unsigned __int128 bc_u128;
@@ -37,21 +40,18 @@ abs_u64(uint64_t base)
 static inline void
 fastmod_init(uint64_t d, uint64_t *hi, uint64_t *lo)
 {
-	bc_u128		m = ((bc_u128) 0 - 1) / d + 1;	/* wraps to 0 for d = 1: fine */
-
-	*hi = (uint64_t) (m >> 64);
-	*lo = (uint64_t) m;
+	*hi = 0;					/* unused */
+	*lo = UINT64_MAX / d;
 }
 
 static inline uint64_t
 fastmod(uint64_t x, uint64_t hi, uint64_t lo, uint64_t d)
 {
-	bc_u128		m = ((bc_u128) hi << 64) | lo;
-	bc_u128		low = m * x;
-	bc_u128		bottom = (((bc_u128) (uint64_t) low) * d) >> 64;
-	bc_u128		top = (low >> 64) * d;
+	uint64_t	q = (uint64_t) (((bc_u128) x * lo) >> 64),
+				r = x - q * d;
 
-	return (uint64_t) ((bottom + top) >> 64);
+	(void) hi;
+	return r >= d ? r - d : r;
 }
 #endif
 
@@ -215,6 +215,9 @@ batch_indexes(const bc_filter *f, const int64_t *h, size_t m, uint64_t *idx, int
 void
 bc_filter_add_hashes(bc_filter *f, const int64_t *h, size_t n)
 {
+	uint64_t	idx[2][BC_FILTER_BATCH * PROBE_MAX];
+	size_t		t[2] = {0, 0};
+	int			cur = 0;
 	size_t		done;
 
 	if (f->hash_count > PROBE_MAX)
@@ -223,15 +226,26 @@ bc_filter_add_hashes(bc_filter *f, const int64_t *h, size_t n)
 			bc_filter_add_hash(f, h[2 * done], h[2 * done + 1]);
 		return;
 	}
+
+	/*
+	 * Double-buffered as the tests are: the indexes of the next batch are
+	 * computed and their lines prefetched before the current batch's bits
+	 * are set, so that its lines have had that long to arrive.
+	 */
+	if (n > 0)
+		t[0] = batch_indexes(f, h, n < BC_FILTER_BATCH ? n : BC_FILTER_BATCH, idx[0], 1);
 	for (done = 0; done < n; done += BC_FILTER_BATCH)
 	{
-		uint64_t	idx[BC_FILTER_BATCH * PROBE_MAX];
-		size_t		m = n - done < BC_FILTER_BATCH ? n - done : BC_FILTER_BATCH;
-		size_t		t = batch_indexes(f, h + 2 * done, m, idx, 1),
+		size_t		next = done + BC_FILTER_BATCH,
 					i;
 
-		for (i = 0; i < t; i++)
-			f->bits[idx[i] >> 3] |= (uint8_t) (1u << (idx[i] & 7));
+		if (next < n)
+			t[cur ^ 1] = batch_indexes(f, h + 2 * next,
+									   n - next < BC_FILTER_BATCH ? n - next : BC_FILTER_BATCH,
+									   idx[cur ^ 1], 1);
+		for (i = 0; i < t[cur]; i++)
+			f->bits[idx[cur][i] >> 3] |= (uint8_t) (1u << (idx[cur][i] & 7));
+		cur ^= 1;
 	}
 }
 

@@ -82,6 +82,8 @@ tail_word(const uint8_t *a, size_t n)
 	else
 		u = n ? a[0] : 0;
 	f = (u >> 7) & UINT64_C(0x0101010101010101);
+	if (f == 0)
+		return u;				/* no top bit set (ASCII keys): nothing to extend */
 	f ^= f << 8;
 	f ^= f << 16;
 	f ^= f << 32;

@@ -204,12 +204,95 @@ fast_index_checks(void)
 		bc_filter_add_hashes(&batch, h, 4999);
 		bc_filter_add_hashes(&batch, h + 2 * 4999, 1);
 		CHECK(memcmp(one.bits, batch.bits, (size_t) s.word_count * 8) == 0, "batch add = one-by-one add");
+		/* calls of every length around the batch size (double-buffered) */
+		{
+			static const size_t lens[] = {0, 1, 15, 16, 17, 31, 32, 33, 64, 1000};
+			size_t		li;
+
+			for (li = 0; li < sizeof(lens) / sizeof(lens[0]); li++)
+			{
+				size_t		done = 0;
+
+				memset(batch.bits, 0, (size_t) s.word_count * 8);
+				while (done < 5000)
+				{
+					size_t		m = lens[li] == 0 ? 1 : lens[li];
+
+					if (m > 5000 - done)
+						m = 5000 - done;
+					if (lens[li] == 0)
+						bc_filter_add_hashes(&batch, h + 2 * done, 0);
+					bc_filter_add_hashes(&batch, h + 2 * done, m);
+					done += m;
+				}
+				CHECK(memcmp(one.bits, batch.bits, (size_t) s.word_count * 8) == 0,
+					  "batch add in calls of %zu = one-by-one add", lens[li]);
+			}
+		}
 		for (i = 0; i < 5000; i++)
 			CHECK(bc_filter_test_hash(&batch, h[2 * i], h[2 * i + 1]), "batch-added hash %d present", i);
 		free(h);
 		free(one.bits);
 		free(batch.bits);
 	}
+}
+
+/*
+ * The remainder at its edges: capacities around powers of two up to
+ * Cassandra's largest (2^31 - 1 words), and bases at multiples of the
+ * capacity, one either side, and the largest magnitudes (2^63 - 1, and
+ * 2^63 for INT64_MIN), where a reduction whose quotient estimate is one
+ * short must correct it; each against the reference remainder (bc_indexes).
+ */
+static void
+remainder_edge_checks(void)
+{
+	static const int64_t words[] = {1, 2, 3, 1023, 1024, 1025, 312501, INT64_C(33554431),
+	INT64_C(33554432), INT64_C(1073741823), INT64_C(1073741824), INT64_C(2147483647)};
+	long		mismatches = 0,
+				tried = 0;
+	size_t		wi;
+
+	for (wi = 0; wi < sizeof(words) / sizeof(words[0]); wi++)
+	{
+		int64_t		d = words[wi] * 64;
+		uint64_t	q[] = {0, 1, 2, 3, (uint64_t) INT64_MAX / (uint64_t) d,
+		(uint64_t) INT64_MAX / (uint64_t) d - 1, (uint64_t) INT64_MAX / (uint64_t) d / 2,
+		UINT64_C(123456789) % ((uint64_t) INT64_MAX / (uint64_t) d + 1)};
+		int64_t		bases[3 * 8 + 3];
+		size_t		nb = 0,
+					qi,
+					bi;
+		bc_filter	f;
+
+		for (qi = 0; qi < sizeof(q) / sizeof(q[0]); qi++)
+		{
+			uint64_t	x = q[qi] * (uint64_t) d;
+
+			bases[nb++] = (int64_t) x;
+			if (x > 0)
+				bases[nb++] = -(int64_t) (x - 1);	/* |base| = x - 1 */
+			if (x < (uint64_t) INT64_MAX)
+				bases[nb++] = (int64_t) (x + 1);
+		}
+		bases[nb++] = INT64_MAX;
+		bases[nb++] = INT64_MIN;
+		bases[nb++] = INT64_MIN + 1;
+		bc_filter_init(&f, 1, words[wi], BC_ORDER_NEW, NULL);
+		for (bi = 0; bi < nb; bi++)
+		{
+			int64_t		ref;
+			uint64_t	got;
+
+			/* new order: the first index is |h2| mod capacity */
+			bc_filter_indexes(&f, 0, bases[bi], &got);
+			bc_indexes(0, bases[bi], 1, d, BC_ORDER_NEW, &ref);
+			if ((int64_t) got != ref)
+				mismatches++;
+			tried++;
+		}
+	}
+	CHECK(mismatches == 0, "remainder edges: %ld mismatches in %ld", mismatches, tried);
 }
 
 static int	batch_ticks;
@@ -389,5 +472,6 @@ suite_ops(void)
 	free(c.bits);
 	free(d.bits);
 	fast_index_checks();
+	remainder_edge_checks();
 	batch_test_checks();
 }
