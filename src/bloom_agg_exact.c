@@ -3,7 +3,7 @@
  * mode: buckets of fixed-size chunks carved from slabs, deduplication in
  * place, the move from one flat bucket to many, and the bulk operations
  * the SQL-callable functions build on (merge, count, write out, fill a
- * filter).  bloom_agg.h describes the layout.
+ * filter).  bloom_agg_exact.h describes the layout.
  */
 #include "postgres.h"
 
@@ -11,7 +11,7 @@
 #include "utils/memutils.h"
 
 #include "bc_filter.h"
-#include "bloom_agg.h"
+#include "bloom_agg_exact.h"
 
 #define LOW56 ((UINT64CONST(1) << 56) - 1)
 #define SLAB_MIN ((Size) 16 * 1024)

@@ -13,7 +13,7 @@
 #include "bc_codec.h"
 #include "bc_filter.h"
 #include "bc_sizing.h"
-#include "bloom_agg.h"
+#include "bloom_agg_exact.h"
 
 static void
 check_fp(double fp)

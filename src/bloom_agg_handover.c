@@ -34,7 +34,7 @@
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
-#include "bloom_agg.h"
+#include "bloom_agg_exact.h"
 
 typedef struct HandoverEntry
 {
