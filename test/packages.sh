@@ -112,7 +112,7 @@ check_doc_links() {
 }
 
 build() {
-	local debdir=$1 tmp version upstream src log v f deb name made="" majors=() sql=()
+	local debdir=$1 tmp version upstream src log v f deb name paths depends made="" majors=() sql=()
 	[[ -n $debdir ]] || usage
 	command -v dpkg-parsechangelog >/dev/null || bc_pkg_install dpkg-dev
 	version=$(deb_version)
@@ -156,8 +156,12 @@ build() {
 			"^\./usr/share/postgresql/$v/extension/bloomcass\.control\$" "${sql[@]}" \
 			"^\./usr/share/doc/postgresql-$v-bloomcass/changelog\.gz\$"
 		check_doc_links "$deb" "usr/share/doc/postgresql-$v-bloomcass"
-		if dpkg-deb -c "$deb" | grep -Eq 'bloomcass-load|/usr/local/'; then
-			bc_die "$(basename "$deb") holds bloomcass-load or a file under /usr/local"
+		# the paths it holds, read whole (grep -q ending the pipe early
+		# would make the listing fail under pipefail); bloomcass-load's
+		# manual among the documents is no program
+		paths=$(dpkg-deb -c "$deb" | awk '{print $6}')
+		if grep -Eq '/bloomcass-load$|^\./usr/local/' <<<"$paths"; then
+			bc_die "$(basename "$deb") holds bloomcass-load or a file under /usr/local: $(grep -E '/bloomcass-load$|^\./usr/local/' <<<"$paths" | tr '\n' ' ')"
 		fi
 	done
 	deb=$tmp/bloomcass-load_${version}_$(dpkg --print-architecture).deb
@@ -165,11 +169,13 @@ build() {
 	check_contents "$deb" '^\./usr/bin/bloomcass-load$' '^\./usr/share/doc/bloomcass-load/changelog\.gz$' \
 		'^\./usr/share/man/man1/bloomcass-load\.1\.gz$'
 	check_doc_links "$deb" usr/share/doc/bloomcass-load
-	if dpkg-deb -c "$deb" | grep -Eq '/usr/lib/postgresql/|/usr/local/'; then
+	paths=$(dpkg-deb -c "$deb" | awk '{print $6}')
+	if grep -Eq '^\./usr/lib/postgresql/|^\./usr/local/' <<<"$paths"; then
 		bc_die "$(basename "$deb") holds files under /usr/lib/postgresql or /usr/local"
 	fi
-	dpkg-deb -f "$deb" Depends | grep -q 'libpq5' || bc_die "$(basename "$deb") does not depend on libpq5"
-	if dpkg-deb -f "$deb" Depends | grep -q 'postgresql-[0-9]'; then
+	depends=$(dpkg-deb -f "$deb" Depends)
+	grep -q 'libpq5' <<<"$depends" || bc_die "$(basename "$deb") does not depend on libpq5"
+	if grep -q 'postgresql-[0-9]' <<<"$depends"; then
 		bc_die "$(basename "$deb") depends on a PostgreSQL server"
 	fi
 
