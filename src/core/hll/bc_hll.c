@@ -387,7 +387,7 @@ normal_cardinality(int32_t p, const int32_t *M, const uint8_t *be, uint32_t n,
 	}
 	big_h = zeros > 0 ? m * log(m / zeros) : estimate_prime;
 	/* p <= 18 here: thresholdData[p - 4] */
-	*card = j_round(big_h < bc_hll_threshold(p) ? big_h : estimate_prime);
+	*card = bc_java_round(big_h < bc_hll_threshold(p) ? big_h : estimate_prime);
 	return BC_OK;
 }
 
@@ -398,7 +398,7 @@ sparse_cardinality(int32_t sp, uint32_t n)
 	int32_t		sm = sp > 0 ? j_pow2(sp) : 0;
 	double		vv = (double) sm - (double) n;
 
-	return (int64_t) (int32_t) (uint64_t) j_round(sm * log(sm / vv));
+	return (int64_t) (int32_t) (uint64_t) bc_java_round(sm * log(sm / vv));
 }
 
 bc_status

@@ -11,6 +11,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "bc_java.h"
+
 /* Java's int << s and >>> s (s modulo 32) */
 static inline int32_t
 j_shl(int32_t x, int32_t s)
@@ -41,44 +43,11 @@ j_nlz(int32_t x)
 	return n;
 }
 
-/* Math.round(double): floor(x + 1/2), NaN 0, clamped to long */
-static inline int64_t
-j_round(double x)
-{
-	double		f;
-
-	if (isnan(x))
-		return 0;
-	if (x >= 9223372036854775807.0)
-		return INT64_MAX;
-	if (x <= -9223372036854775808.0)
-		return INT64_MIN;
-	f = floor(x);
-	if (x - f >= 0.5)
-		f += 1.0;
-	if (f >= 9223372036854775807.0)
-		return INT64_MAX;
-	return (int64_t) f;
-}
-
-/* (int) of a double: saturating, NaN 0 */
-static inline int32_t
-j_d2i(double x)
-{
-	if (isnan(x))
-		return 0;
-	if (x >= 2147483647.0)
-		return INT32_MAX;
-	if (x <= -2147483648.0)
-		return INT32_MIN;
-	return (int32_t) x;
-}
-
 /* (int) Math.pow(2, e) */
 static inline int32_t
 j_pow2(int32_t e)
 {
-	return j_d2i(pow(2.0, (double) e));
+	return bc_java_d2i(pow(2.0, (double) e));
 }
 
 /* HyperLogLogPlus.getSparseIndex */

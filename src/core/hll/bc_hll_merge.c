@@ -164,7 +164,7 @@ add_all(merged *m, const bc_hll *x, int32_t *set_at)
 	}
 	if (m->h.sparse && x->sparse)
 	{
-		int32_t		threshold = j_d2i(j_pow2(m->h.p) * 0.75);
+		int32_t		threshold = bc_java_d2i(j_pow2(m->h.p) * 0.75);
 
 		m->h.n = merge_sparse(set_at, m->set, m->h.n, x);
 		m->set = set_at;

@@ -11,6 +11,7 @@
 
 #include "bc_endian.h"
 #include "bc_histogram.h"
+#include "bc_java.h"
 #include "bc_tick.h"
 
 /* the offset stored with entry i, and its count */
@@ -54,32 +55,6 @@ bc_est_count(const bc_est_histogram *h)
 	return (int64_t) sum;
 }
 
-/* Java's (long) of a double: NaN 0, saturating at the long range */
-static int64_t
-java_long(double d)
-{
-	if (isnan(d))
-		return 0;
-	if (d >= 9223372036854775807.0)
-		return INT64_MAX;
-	if (d <= -9223372036854775808.0)
-		return INT64_MIN;
-	return (int64_t) d;
-}
-
-/* Java's (int) of a double */
-static int32_t
-java_int(double d)
-{
-	if (isnan(d))
-		return 0;
-	if (d >= 2147483647.0)
-		return INT32_MAX;
-	if (d <= -2147483648.0)
-		return INT32_MIN;
-	return (int32_t) d;
-}
-
 /* EstimatedHistogram.mean(): ceil(sum of count * offset / elements) over
  * every bucket but the last */
 int64_t
@@ -97,7 +72,7 @@ bc_est_mean(const bc_est_histogram *h)
 		elements += c;
 		sum += c * (uint64_t) entry_offset(h, i + 1);
 	}
-	return java_long(ceil((double) (int64_t) sum / (double) (int64_t) elements));
+	return bc_java_d2l(ceil((double) (int64_t) sum / (double) (int64_t) elements));
 }
 
 /*
@@ -128,7 +103,7 @@ bc_tomb_bin(const bc_tomb_histogram *h, uint32_t i, int64_t *point, int32_t *cou
 					c = (int64_t) bc_get_be64(b + 8);
 
 		memcpy(&d, &bits, sizeof(d));
-		p = java_long(d);
+		p = bc_java_d2l(d);
 		*point = p < 0 || p > INT64_C(2147483646) ? INT64_C(2147483646) : p;
 		*count = c > INT32_MAX ? INT32_MAX : c < INT32_MIN ? INT32_MIN : (int32_t) c;
 	}
@@ -149,7 +124,7 @@ bc_tomb_bin(const bc_tomb_histogram *h, uint32_t i, int64_t *point, int32_t *cou
 double
 bc_tomb_sum(const bc_tomb_histogram *h, int64_t gc_before)
 {
-	int32_t		b = java_int((double) gc_before);
+	int32_t		b = bc_java_d2i((double) gc_before);
 	int64_t		prev_point = 0,
 				next_point = 0;
 	double		upto = 0,
