@@ -60,6 +60,30 @@ LANGUAGE sql VOLATILE AS $$
 	SELECT lineno, string_to_array(line, E'\t') FROM test_lines(rel)
 $$;
 
+-- the key types of @> (30_contains_each, 34_may_contain), each with the
+-- expression of its key for g = 1, 2, ...
+CREATE DOMAIN test_dtext AS text;
+CREATE TABLE test_key_types (typ text, expr text);
+INSERT INTO test_key_types VALUES
+	('bytea', 'int4send(g)'),
+	('text', $$'k' || g$$),
+	('varchar', $$('v' || g)::varchar$$),
+	('test_dtext', $$('d' || g)::test_dtext$$),
+	('smallint', 'g::smallint'),
+	('integer', 'g::integer + 100000'),
+	('bigint', 'g::bigint * 1000003'),
+	('real', '(g::real / 8)::real'),
+	('double precision', 'g::float8 / 3'),
+	('boolean', 'g <= 300'),
+	('uuid', 'md5(g::text)::uuid'),
+	('timestamptz', $$'2020-01-01 00:00:00+00'::timestamptz + g * interval '1 second'$$),
+	('timestamp', $$'2020-01-01'::timestamp + g * interval '1 minute'$$),
+	('date', $$'2000-01-01'::date + g$$),
+	('time', $$'00:00'::time + g * interval '1 second'$$),
+	('inet', $$'10.0.0.0'::inet + g$$),
+	('numeric', 'g::numeric * 1.5'),
+	('bytea', $$cassandra_key('k' || g, g)$$);	-- composite keys
+
 -- the result of the query q, or its error's SQLSTATE and message with the
 -- path root (the data folder's) taken out of it
 CREATE FUNCTION test_try(q text, root text) RETURNS text LANGUAGE plpgsql AS $$

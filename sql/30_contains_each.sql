@@ -8,38 +8,16 @@
 -- counters_reset() and counters_since() (01_setup): this backend's counts
 -- of sliced probes, chunk fetches and whole reads of stored filters
 
--- the key types of @>, each with keys for g = 1, 2, ...: those of g <= 300
--- go into the filters, the arrays probe g = 1 .. 600 (half present), with
--- NULL for every g divisible by 100
-CREATE DOMAIN ce_dtext AS text;
-CREATE TABLE ce_key_types (typ text, expr text);
-INSERT INTO ce_key_types VALUES
-	('bytea', 'int4send(g)'),
-	('text', $$'k' || g$$),
-	('varchar', $$('v' || g)::varchar$$),
-	('ce_dtext', $$('d' || g)::ce_dtext$$),
-	('smallint', 'g::smallint'),
-	('integer', 'g::integer + 100000'),
-	('bigint', 'g::bigint * 1000003'),
-	('real', '(g::real / 8)::real'),
-	('double precision', 'g::float8 / 3'),
-	('boolean', 'g <= 300'),
-	('uuid', 'md5(g::text)::uuid'),
-	('timestamptz', $$'2020-01-01 00:00:00+00'::timestamptz + g * interval '1 second'$$),
-	('timestamp', $$'2020-01-01'::timestamp + g * interval '1 minute'$$),
-	('date', $$'2000-01-01'::date + g$$),
-	('time', $$'00:00'::time + g * interval '1 second'$$),
-	('inet', $$'10.0.0.0'::inet + g$$),
-	('numeric', 'g::numeric * 1.5'),
-	('bytea', $$cassandra_key('k' || g, g)$$);	-- composite keys
-
+-- the key types of @> (test_key_types, 01_setup), each with keys for
+-- g = 1, 2, ...: those of g <= 300 go into the filters, the arrays probe
+-- g = 1 .. 600 (half present), with NULL for every g divisible by 100;
 -- the arrays, one per key type
 CREATE TABLE ce_key_arrays (typ text, expr text, keys_text text);
 DO $$
 DECLARE
 	r record;
 BEGIN
-	FOR r IN SELECT * FROM ce_key_types LOOP
+	FOR r IN SELECT * FROM test_key_types LOOP
 		EXECUTE format($q$INSERT INTO ce_key_arrays SELECT %L, %L,
 			(SELECT array_agg(CASE WHEN g %% 100 = 0 THEN NULL ELSE %s END ORDER BY g)
 			 FROM generate_series(1, 600) g)::text$q$, r.typ, r.expr, r.expr);
@@ -59,7 +37,7 @@ DECLARE
 	fs bloom;
 	fl bloom;
 BEGIN
-	FOR r IN SELECT * FROM ce_key_types LOOP
+	FOR r IN SELECT * FROM test_key_types LOOP
 		EXECUTE format('SELECT bloom_agg(%s, 0.01, 50000::bigint), bloom_agg(%s, 0.01, 2000000::bigint)
 			FROM generate_series(1, 300) g', r.expr, r.expr) INTO fs, fl;
 		small := CASE WHEN small IS NULL THEN fs ELSE small | fs END;
@@ -245,7 +223,6 @@ SELECT q, ce_error_of(q) FROM (VALUES
 	($$SELECT bloom_contains_each(f, 'k1') FROM ce_shape_filter$$),
 	($$SELECT bloom_contains_each(f, 42) FROM ce_shape_filter$$)) v(q);
 
-DROP TABLE ce_key_types, ce_key_arrays, ce_filters, ce_few, ce_few_counts, ce_many_filters,
+DROP TABLE ce_key_arrays, ce_filters, ce_few, ce_few_counts, ce_many_filters,
 	ce_many_arrays, ce_many_ref, ce_shape_filter, ce_f_compressed;
 DROP FUNCTION ce_each_vs_elementwise(int, text, text, text), ce_many_answers(), ce_error_of(text);
-DROP DOMAIN ce_dtext;

@@ -10,38 +10,16 @@
 -- counters_reset() and counters_since() (01_setup): this backend's counts
 -- of sliced probes, chunk fetches and whole reads of stored filters
 
--- the key types of @>, each with keys for g = 1, 2, ...: those of g <= 300
--- go into the filters; the arrays hold g = 1 .. 600 (half present), NULL
--- for every g divisible by 100, and the keys of every g divisible by 7
--- twice in a row
-CREATE DOMAIN mc_dtext AS text;
-CREATE TABLE mc_key_types (typ text, expr text);
-INSERT INTO mc_key_types VALUES
-	('bytea', 'int4send(g)'),
-	('text', $$'k' || g$$),
-	('varchar', $$('v' || g)::varchar$$),
-	('mc_dtext', $$('d' || g)::mc_dtext$$),
-	('smallint', 'g::smallint'),
-	('integer', 'g::integer + 100000'),
-	('bigint', 'g::bigint * 1000003'),
-	('real', '(g::real / 8)::real'),
-	('double precision', 'g::float8 / 3'),
-	('boolean', 'g <= 300'),
-	('uuid', 'md5(g::text)::uuid'),
-	('timestamptz', $$'2020-01-01 00:00:00+00'::timestamptz + g * interval '1 second'$$),
-	('timestamp', $$'2020-01-01'::timestamp + g * interval '1 minute'$$),
-	('date', $$'2000-01-01'::date + g$$),
-	('time', $$'00:00'::time + g * interval '1 second'$$),
-	('inet', $$'10.0.0.0'::inet + g$$),
-	('numeric', 'g::numeric * 1.5'),
-	('bytea', $$cassandra_key('k' || g, g)$$);	-- composite keys
-
+-- the key types of @> (test_key_types, 01_setup), each with keys for
+-- g = 1, 2, ...: those of g <= 300 go into the filters; the arrays hold
+-- g = 1 .. 600 (half present), NULL for every g divisible by 100, and the
+-- keys of every g divisible by 7 twice in a row
 CREATE TABLE mc_key_arrays (typ text, expr text, keys_text text);
 DO $$
 DECLARE
 	r record;
 BEGIN
-	FOR r IN SELECT * FROM mc_key_types LOOP
+	FOR r IN SELECT * FROM test_key_types LOOP
 		EXECUTE format($q$INSERT INTO mc_key_arrays SELECT %L, %L,
 			(SELECT array_agg(CASE WHEN g %% 100 = 0 THEN NULL ELSE %s END ORDER BY g, t)
 			 FROM generate_series(1, 600) g, generate_series(1, CASE WHEN g %% 7 = 0 THEN 2 ELSE 1 END) t)::text$q$,
@@ -62,7 +40,7 @@ DECLARE
 	fs bloom;
 	fl bloom;
 BEGIN
-	FOR r IN SELECT * FROM mc_key_types LOOP
+	FOR r IN SELECT * FROM test_key_types LOOP
 		EXECUTE format('SELECT bloom_agg(%s, 0.01, 50000::bigint), bloom_agg(%s, 0.01, 2000000::bigint)
 			FROM generate_series(1, 300) g', r.expr, r.expr) INTO fs, fl;
 		small := CASE WHEN small IS NULL THEN fs ELSE small | fs END;
@@ -226,7 +204,7 @@ SELECT bloom_may_contain(f, ARRAY['k1', 'x', 'k2']) AS a, bloom_may_contain(f, A
 FROM mc_shape_filter;
 -- the output type is the element type: varchar, a domain, an integer
 SELECT pg_typeof(k), k FROM mc_shape_filter, bloom_may_contain(f, ARRAY['k1', 'x']::varchar[]) k;
-SELECT pg_typeof(k), k FROM mc_shape_filter, bloom_may_contain(f, ARRAY['k2', 'x']::mc_dtext[]) k;
+SELECT pg_typeof(k), k FROM mc_shape_filter, bloom_may_contain(f, ARRAY['k2', 'x']::test_dtext[]) k;
 SELECT pg_typeof(k), k FROM (SELECT bloom_agg(7) AS f) s, bloom_may_contain(f, ARRAY[8, 7, 9]) k;
 
 CREATE TABLE mc_f_compressed (f bloom);
@@ -322,9 +300,8 @@ SELECT mc_cancel_after($$SELECT cardinality(bloom_contains_each(bloom_create(100
        AS contains_each_cancelled_within_1s;
 RESET statement_timeout;
 
-DROP TABLE mc_key_types, mc_key_arrays, mc_filters, mc_few, mc_few_counts, mc_many_filters,
+DROP TABLE mc_key_arrays, mc_filters, mc_few, mc_few_counts, mc_many_filters,
 	mc_many_arrays, mc_many_ref, mc_shape_filter, mc_f_compressed, mc_typed_filters,
 	mc_typed_probes, mc_huge;
 DROP FUNCTION mc_vs_unnest(int, text, text, text), mc_many_same(), mc_typed(text, text, text, text),
 	mc_error_of(text), mc_cancel_after(text);
-DROP DOMAIN mc_dtext;
