@@ -122,6 +122,7 @@ GLUE_SRCS = \
 	src/bloom_keys.c \
 	src/bloom_keys_sql.c \
 	src/bloom_may_contain.c \
+	src/bloom_may_contain_plan.c \
 	src/bloom_metadata.c \
 	src/bloom_ops.c \
 	src/bloom_probe.c \

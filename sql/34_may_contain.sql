@@ -89,10 +89,14 @@ BEGIN
 	select_list_same := got_select_list = ref;
 END $$;
 
--- the declaration: a set of the element type, immutable, parallel safe,
--- 100 rows estimated; the two-argument form strict
-SELECT p.oid::regprocedure, proretset, prorows, provolatile, proparallel, proisstrict
-FROM pg_proc p WHERE proname = 'bloom_may_contain' ORDER BY pronargs;
+-- the declarations: sets of the element type, immutable, parallel safe,
+-- 100 rows estimated; bloom_may_contain in SQL, not strict (PostgreSQL
+-- inlines it in FROM), with its planner support; bloom_may_contain_rows,
+-- which its body calls, in C, the two-argument form strict
+SELECT p.oid::regprocedure, l.lanname, proretset, prorows, provolatile, proparallel, proisstrict,
+       prosupport, prosrc
+FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+WHERE proname IN ('bloom_may_contain', 'bloom_may_contain_rows') ORDER BY proname, pronargs;
 
 SELECT counters_reset();
 SELECT id, typ, e.*
@@ -277,6 +281,64 @@ SELECT q, mc_error_of(q) FROM (VALUES
 	($$SELECT count(*) FROM mc_shape_filter, bloom_may_contain(f, 42)$$)) v(q);
 
 ------------------------------------------------------------------------------
+-- Where the rows are made: bloom_may_contain_rows in a select list, where
+-- the rows stream, wherever bloom_may_contain is (in FROM inlined as a
+-- subquery, elsewhere put in its place by the support function); in a
+-- function scan only where PostgreSQL does not inline a FROM item (WITH
+-- ORDINALITY, ROWS FROM, a volatile argument).  Counted in the JSON plan:
+-- function scans, ProjectSet nodes, the functions called.
+------------------------------------------------------------------------------
+CREATE FUNCTION mc_plan(q text, OUT function_scans int, OUT project_sets int, OUT calls text)
+LANGUAGE plpgsql AS $$
+DECLARE
+	p jsonb;
+BEGIN
+	EXECUTE 'EXPLAIN (VERBOSE, COSTS OFF, FORMAT JSON) ' || q INTO p;
+	SELECT count(*) FILTER (WHERE t = '"Function Scan"'), count(*) FILTER (WHERE t = '"ProjectSet"')
+	INTO function_scans, project_sets
+	FROM jsonb_path_query(p, 'strict $.**."Node Type"') t;
+	SELECT string_agg(DISTINCT m[1], ', ') INTO calls
+	FROM regexp_matches(p::text, '(bloom_may_contain\w*)\(', 'g') m;
+END $$;
+SELECT q, p.*
+FROM (VALUES
+	('SELECT k FROM mc_shape_filter, bloom_may_contain(f, ARRAY[''k1'', ''x'']) k'),
+	('SELECT k FROM mc_shape_filter, bloom_may_contain(f, ARRAY[''k1'', ''x''], ''text'') k'),
+	('SELECT count(*) FROM mc_shape_filter, bloom_may_contain(f, ARRAY[''k1'']) a, bloom_may_contain(f, ARRAY[''k2'']) b'),
+	('SELECT bloom_may_contain(f, ARRAY[''k1'', ''x'']) FROM mc_shape_filter'),
+	('SELECT bloom_may_contain(f, ARRAY[''k1'', ''x''], ''text''), 1 FROM mc_shape_filter'),
+	('SELECT k FROM mc_shape_filter, bloom_may_contain(f, ARRAY[''k1'']) k, LATERAL (SELECT bloom_may_contain(f, ARRAY[k])) s'),
+	('SELECT * FROM mc_shape_filter, bloom_may_contain(f, ARRAY[''k1'', ''x'']) WITH ORDINALITY m(k, o)'),
+	('SELECT * FROM mc_shape_filter, ROWS FROM (bloom_may_contain(f, ARRAY[''k1'']), generate_series(1, 2)) r'),
+	('SELECT k FROM mc_shape_filter, bloom_may_contain(f, ARRAY[random()::text]) k')) v(q),
+	LATERAL mc_plan(q) p;
+-- the same rows each way
+SELECT ARRAY(SELECT k FROM mc_shape_filter, bloom_may_contain(f, ARRAY['k2', 'x', 'k1']) k) AS in_from,
+       ARRAY(SELECT bloom_may_contain(f, ARRAY['k2', 'x', 'k1']) FROM mc_shape_filter) AS in_select_list,
+       ARRAY(SELECT k FROM mc_shape_filter, bloom_may_contain(f, ARRAY['k2', 'x', 'k1']) WITH ORDINALITY m(k, o) ORDER BY o) AS in_function_scan,
+       ARRAY(SELECT k FROM mc_shape_filter, bloom_may_contain(f, ARRAY['k2', 'x', 'k1', (random() * 0)::int::text]) k) AS volatile_argument;
+-- A role that may not execute bloom_may_contain is refused it in FROM and
+-- in a select list alike (nothing calls bloom_may_contain_rows in its
+-- place), as the executor refuses a function; with the privilege back,
+-- the rows.
+BEGIN;
+CREATE ROLE regress_bloomcass_mc;
+GRANT SELECT ON mc_shape_filter TO regress_bloomcass_mc;
+REVOKE EXECUTE ON FUNCTION bloom_may_contain(bloom, anyarray) FROM PUBLIC;
+SET ROLE regress_bloomcass_mc;
+SELECT q, test_try(q, '') AS answer
+FROM (VALUES
+	('SELECT string_agg(k, '','') FROM mc_shape_filter, bloom_may_contain(f, ARRAY[''k1'', ''x'']) k'),
+	('SELECT string_agg(k, '','') FROM (SELECT bloom_may_contain(f, ARRAY[''k1'', ''x'']) FROM mc_shape_filter) s(k)'),
+	('SELECT string_agg(k, '','') FROM mc_shape_filter, bloom_may_contain(f, ARRAY[''k1'', ''x''], ''text'') k')) v(q);
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION bloom_may_contain(bloom, anyarray) TO regress_bloomcass_mc;
+SET ROLE regress_bloomcass_mc;
+SELECT string_agg(k, ',') AS granted FROM mc_shape_filter, bloom_may_contain(f, ARRAY['k1', 'x', 'k2']) k;
+RESET ROLE;
+ROLLBACK;
+
+------------------------------------------------------------------------------
 -- A huge array is cancellable: 20,000,000 keys written as varint one by
 -- one (seconds of work) stop within a 1 s statement_timeout
 ------------------------------------------------------------------------------
@@ -304,4 +366,4 @@ DROP TABLE mc_key_arrays, mc_filters, mc_few, mc_few_counts, mc_many_filters,
 	mc_many_arrays, mc_many_ref, mc_shape_filter, mc_f_compressed, mc_typed_filters,
 	mc_typed_probes, mc_huge;
 DROP FUNCTION mc_vs_unnest(int, text, text, text), mc_many_same(), mc_typed(text, text, text, text),
-	mc_error_of(text), mc_cancel_after(text);
+	mc_error_of(text), mc_cancel_after(text), mc_plan(text);

@@ -1,6 +1,8 @@
 /*
- * bloom_may_contain.c - bloom_may_contain(filter, keys anyarray): the
- * elements of an array that the filter may contain, as rows.
+ * bloom_may_contain.c - bloom_may_contain_rows(filter, keys [, key_type]):
+ * the elements of an array that the filter may contain, as rows.  Users
+ * call bloom_may_contain, a SQL function over it that PostgreSQL inlines
+ * in FROM and replaces by it elsewhere (bloom_may_contain_plan.c).
  *
  * The keys are probed in batches by bloom_each.c, as bloom_contains_each
  * probes them (a stored filter by slices, or read whole once): the rows
@@ -10,20 +12,22 @@
  *
  * The rows leave the way that costs least where the call is:
  *
- *   - in FROM, PostgreSQL's function scan puts every row of a set into a
- *     tuplestore whichever way the function returns it
+ *   - in a select list (where bloom_may_contain always puts it, in FROM
+ *     too once inlined), the rows stream value per call, one batch probed
+ *     at a time, and no tuplestore holds them (the executor reads a
+ *     materialized set back row by row: three to four times the cost of
+ *     the rows themselves);
+ *   - in a function scan of FROM (bloom_may_contain WITH ORDINALITY or in
+ *     ROWS FROM, which PostgreSQL does not inline), every row of a set goes
+ *     into a tuplestore whichever way the function returns it
  *     (ExecMakeTableFunctionResult, which says it prefers materialize
  *     mode), so the present keys of each batch go into that tuplestore as
  *     soon as the batch is probed: value per call would only add a call
- *     of the function per row;
- *   - in a select list, the rows stream value per call, one batch probed
- *     at a time, and no tuplestore holds them (the executor reads a
- *     materialized set back row by row: three to four times the cost of
- *     the rows themselves).
+ *     of the function per row.
  *
- * bloom_may_contain(filter, keys, key_type) serializes each element as a
- * key of that CQL type (bloom_typed_key.c); a NULL key_type is the
- * two-argument form.  A NULL filter or array gives no rows.
+ * The three-argument form serializes each element as a key of that CQL
+ * type (bloom_typed_key.c); a NULL key_type is the two-argument form.  A
+ * NULL filter or array gives no rows.
  */
 #include "postgres.h"
 
@@ -145,9 +149,9 @@ value_per_call(FunctionCallInfo fcinfo, MayContain *mc)
 	PG_RETURN_NULL();
 }
 
-PG_FUNCTION_INFO_V1(bloom_may_contain);
+PG_FUNCTION_INFO_V1(bloom_may_contain_rows);
 Datum
-bloom_may_contain(PG_FUNCTION_ARGS)
+bloom_may_contain_rows(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	MayContain *mc = (MayContain *) fcinfo->flinfo->fn_extra;

@@ -14,8 +14,9 @@
 #   - README.md's section "Reference" names every function and aggregate
 #     the install scripts (src/sql/) create, in backquotes (`name` or
 #     `name(...)`), but the support functions of aggregates (named
-#     *_trans, *_final, *_combine, *_serialize, *_deserialize) and of the
-#     type (its INPUT, OUTPUT, RECEIVE and SEND);
+#     *_trans, *_final, *_combine, *_serialize, *_deserialize), of the
+#     type (its INPUT, OUTPUT, RECEIVE and SEND) and of the planner (a
+#     function's SUPPORT);
 #   - no indented code block (four spaces after a blank line):
 #     test/readme.sh runs fenced blocks only, so code is fenced, marked
 #     skipped when it must not run;
@@ -151,6 +152,7 @@ for my $script (glob('src/sql/bloomcass--*.sql')) {
 	my $sql = slurp($script);
 	$user{$1} = $script while $sql =~ /CREATE\s+(?:OR\s+REPLACE\s+)?(?:FUNCTION|AGGREGATE)\s+(?:\@extschema\@\.)?(\w+)/gi;
 	$support{$1} = 1 while $sql =~ /\b(?:INPUT|OUTPUT|RECEIVE|SEND)\s*=\s*(?:\@extschema\@\.)?(\w+)/gi;
+	$support{$1} = 1 while $sql =~ /\bSUPPORT\s+(?:\@extschema\@\.)?(\w+)/gi;
 }
 my ($reference) = slurp('README.md') =~ /^## Reference\n(.*?)(?=^## |\z)/ms;
 if (!defined $reference) {

@@ -83,22 +83,54 @@ COMMENT ON FUNCTION @extschema@.bloom_contains_each(@extschema@.bloom, anyarray,
 -- probed in batches as bloom_contains_each probes them.  ROWS 100: at
 -- most the array's elements, as unnest is estimated without its support
 -- function.
+--
+-- bloom_may_contain is a SQL function whose body is one select list
+-- calling bloom_may_contain_rows, the C function that makes the rows: in
+-- FROM, PostgreSQL inlines it, so that the rows stream to the query
+-- instead of filling a function scan's tuplestore first; anywhere else its
+-- support function puts bloom_may_contain_rows in its place, so that no
+-- SQL function runs a query per row (src/bloom_may_contain_plan.c).  Not
+-- STRICT: PostgreSQL inlines no strict function; bloom_may_contain_rows'
+-- two-argument form is, and gives no rows for a NULL argument.
 ------------------------------------------------------------------------------
 
 -- section: keys a filter may contain, as rows (bloom_may_contain)
--- C: src/bloom_may_contain.c
+-- C: src/bloom_may_contain.c, src/bloom_may_contain_plan.c
+
+CREATE FUNCTION @extschema@.bloom_may_contain_rows(filter @extschema@.bloom, keys anyarray)
+	RETURNS SETOF anyelement
+	AS 'MODULE_PATHNAME', 'bloom_may_contain_rows'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.bloom_may_contain_rows(@extschema@.bloom, anyarray) IS
+	'the rows of bloom_may_contain(filter, keys), which calls it';
+
+CREATE FUNCTION @extschema@.bloom_may_contain_rows(filter @extschema@.bloom, keys anyarray, key_type text)
+	RETURNS SETOF anyelement
+	AS 'MODULE_PATHNAME', 'bloom_may_contain_rows'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE ROWS 100;
+COMMENT ON FUNCTION @extschema@.bloom_may_contain_rows(@extschema@.bloom, anyarray, text) IS
+	'the rows of bloom_may_contain(filter, keys, key_type), which calls it';
+
+CREATE FUNCTION @extschema@.bloom_may_contain_support(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bloom_may_contain_support'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@.bloom_may_contain_support(internal) IS
+	'planner support of bloom_may_contain: bloom_may_contain_rows in its place outside FROM';
 
 CREATE FUNCTION @extschema@.bloom_may_contain(filter @extschema@.bloom, keys anyarray)
 	RETURNS SETOF anyelement
-	AS 'MODULE_PATHNAME', 'bloom_may_contain'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 100;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE ROWS 100
+	SUPPORT @extschema@.bloom_may_contain_support
+	AS 'SELECT @extschema@.bloom_may_contain_rows($1, $2)';
 COMMENT ON FUNCTION @extschema@.bloom_may_contain(@extschema@.bloom, anyarray) IS
 	'the elements of keys that filter may contain (filter @> key), in order, NULL elements skipped';
 
 CREATE FUNCTION @extschema@.bloom_may_contain(filter @extschema@.bloom, keys anyarray, key_type text)
 	RETURNS SETOF anyelement
-	AS 'MODULE_PATHNAME', 'bloom_may_contain'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE ROWS 100;
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE ROWS 100
+	SUPPORT @extschema@.bloom_may_contain_support
+	AS 'SELECT @extschema@.bloom_may_contain_rows($1, $2, $3)';
 COMMENT ON FUNCTION @extschema@.bloom_may_contain(@extschema@.bloom, anyarray, text) IS
 	'the elements of keys that filter may contain as keys of the CQL type key_type, in order, NULL elements skipped; NULL key_type: as @>';
 

@@ -115,17 +115,19 @@ SELECT b8_run(:reps);
 
 -- B8f: the same filter stored (a table's column, out of line,
 -- uncompressed: STORAGE external) and the same keys in a table, which of
--- them it may contain as rows: bloom_may_contain in FROM against unnest
--- and row-at-a-time @>.  Both read the stored filter whole once per
--- statement (the probe cache of their call site).  For the floor (info):
--- B8g, the same batched probes without rows (bloom_contains_each's
--- answers counted by cardinality); B8h, the rows alone: the 500,000
--- present keys through bloom_may_contain on a filter of one word, every
--- bit set (the keys hashed, no filter read, every probe in the caches and
--- true).  Against the same B as B8f.  Also for reference: B8j, B8f's A
--- with bloom_may_contain in a select list, where its rows stream value per
--- call, no tuplestore; B8i, B8h's A against the same rows from a
--- value-per-call function in FROM (unnest, which hashes nothing).
+-- them it may contain as rows: bloom_may_contain in FROM (which PostgreSQL
+-- inlines: the rows stream from a select list of bloom_may_contain_rows,
+-- no function scan stores them) against unnest and row-at-a-time @>.  Both
+-- read the stored filter whole once per statement (the probe cache of
+-- their call site).  For the floor (info): B8g, the same batched probes
+-- without rows (bloom_contains_each's answers counted by cardinality);
+-- B8h, the rows alone: the 500,000 present keys through bloom_may_contain
+-- on a filter of one word, every bit set (the keys hashed, no filter
+-- read, every probe in the caches and true).  Against the same B as B8f.
+-- Also for reference: B8j, B8f's A with bloom_may_contain in a select
+-- list (bloom_may_contain_rows put in its place by the planner support);
+-- B8i, B8h's A against the same rows from unnest in FROM (which hashes
+-- nothing, but whose rows go through a function scan's tuplestore).
 CREATE TABLE b8_big (id int, f bloom);
 ALTER TABLE b8_big ALTER COLUMN f SET STORAGE external;
 INSERT INTO b8_big SELECT 1, bloom_agg('key' || g, 0.01, 100000000::bigint) FROM generate_series(1, 500000) g;
