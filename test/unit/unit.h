@@ -125,6 +125,8 @@ void		suite_index(void);	/* test_index.c */
 void		suite_summary(void);	/* test_summary.c */
 void		suite_sstable_name(void);	/* test_sstable_name.c */
 void		suite_statistics(void);	/* test_statistics.c */
+void		suite_statistics_damaged(void);	/* test_statistics_damaged.c */
+void		suite_statistics_layouts(void);	/* test_statistics_layouts.c */
 void		suite_metadata(void);	/* test_metadata.c */
 void		suite_hll(void);	/* test_hll.c */
 void		suite_filter_sizing(void);	/* test_filter_sizing.c */
@@ -132,7 +134,7 @@ void		suite_txn_log(void);	/* test_txn_log.c */
 void		suite_sstable_dir(void);	/* test_sstable_dir.c */
 void		suite_health(void);	/* test_health.c */
 void		suite_partitions(void);	/* test_partitions.c */
-void		suite_scylladb(void);
+void		suite_scylladb(void);	/* test_scylladb.c */
 void		suite_compression(void);	/* test_compression.c */
 void		suite_compression_damaged(void);	/* test_compression_damaged.c */
 void		suite_compression_dict(void);	/* test_compression_dict.c */
@@ -142,6 +144,7 @@ void		suite_walk_logs(void);	/* test_walk_logs.c */
 void		suite_mounts(void);	/* test_mounts.c */
 void		suite_open(void);	/* test_open.c */
 void		suite_key_range(void);	/* test_key_range.c */
+void		suite_key_range_bti(void);	/* test_key_range_bti.c */
 void		suite_lookup(void);	/* test_lookup.c */
 void		suite_agreement(void);	/* test_agreement.c */
 void		suite_index_samples(void);	/* test_index_samples.c */

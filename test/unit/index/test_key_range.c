@@ -1,12 +1,12 @@
 /*
  * test_key_range.c - an SSTable's key range read through a bc_reader
- * (bc_key_range.c): every Index.db of test/data/sstables (MANIFEST.tsv)
- * walked in pieces of 1, 7, 4096 bytes and 1 MB, every Partitions.db read
- * by its footer, both against the whole-file parsers and the manifest;
- * then failed reads, a callback that stops the walk, files cut short, and
- * Partitions.db footers crafted by hand.  The reader serves a buffer in
- * memory, can fail or come up short at its n-th read, and counts what it
- * hands out.
+ * (bc_key_range.c), from Index.db: every Index.db of test/data/sstables
+ * (MANIFEST.tsv) walked in pieces of 1, 7, 4096 bytes and 1 MB, against the
+ * whole-file parser and the manifest; then failed reads, a callback that
+ * stops the walk, files cut short.  The BTI versions, which have no
+ * Index.db, are refused unread; their Partitions.db footers are
+ * test_key_range_bti.c's.  The reader serves a buffer in memory, can fail
+ * or come up short at its n-th read, and counts what it hands out.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,6 @@
 #include "bc_reader.h"
 #include "bc_endian.h"
 #include "bc_index.h"
-#include "bc_partitions.h"
 #include "bc_status.h"
 #include "unit.h"
 
@@ -26,16 +25,6 @@
 #define EXPECT_BTI_ROWS 6
 
 #define MB ((size_t) 1024 * 1024)
-
-static int
-key_eq_hex(const uint8_t *key, size_t len, const char *hex)
-{
-	char	   *h = unit_hex_encode(key, len);
-	int			r = strcmp(h, hex) == 0;
-
-	free(h);
-	return r;
-}
 
 static int
 key_eq(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
@@ -157,8 +146,8 @@ check_index_file(bc_index_walk *w, const char *what, const char *version,
 		CHECK((int64_t) rf->n == want, "%s: bc_index_parse gives %llu keys, manifest %s",
 			  what, (unsigned long long) rf->n, f[11]);
 	if (rf->count > 0)
-		CHECK(key_eq_hex(rf->keys[0], rf->lens[0], f[12]) &&
-			  key_eq_hex(rf->keys[rf->count - 1], rf->lens[rf->count - 1], f[13]),
+		CHECK(unit_hex_eq(rf->keys[0], rf->lens[0], f[12]) &&
+			  unit_hex_eq(rf->keys[rf->count - 1], rf->lens[rf->count - 1], f[13]),
 			  "%s: bc_index_parse's first and last keys are not the manifest's", what);
 
 	for (p = 0; p < sizeof(pieces) / sizeof(pieces[0]); p++)
@@ -180,8 +169,8 @@ check_index_file(bc_index_walk *w, const char *what, const char *version,
 			CHECK(key_eq(w->first, w->first_len, rf->keys[0], rf->lens[0]) &&
 				  key_eq(w->last, w->last_len, rf->keys[rf->count - 1], rf->lens[rf->count - 1]),
 				  "%s, pieces of %zu: first/last differ from bc_index_parse", what, pieces[p]);
-			CHECK(key_eq_hex(w->first, w->first_len, f[12]) &&
-				  key_eq_hex(w->last, w->last_len, f[13]),
+			CHECK(unit_hex_eq(w->first, w->first_len, f[12]) &&
+				  unit_hex_eq(w->last, w->last_len, f[13]),
 				  "%s, pieces of %zu: first/last differ from the manifest", what, pieces[p]);
 		}
 		else
@@ -338,252 +327,6 @@ check_index_misc(bc_index_walk *w, const char *what, const char *version,
 	}
 }
 
-/* ------------------------------------------------------------------------
- * Partitions.db
- * ------------------------------------------------------------------------ */
-
-/* bc_partitions_range through the memory reader; keys of exactly
- * BC_PARTITIONS_MAX_KEYS bytes */
-typedef struct range
-{
-	bc_status	st;
-	bc_partitions_footer footer;
-	const uint8_t *first,
-			   *last;
-	size_t		first_len,
-				last_len;
-	unit_mem	m;
-} range;
-
-static uint8_t *range_keys;
-
-static void
-read_range(range *g, const uint8_t *data, size_t len, long fail_at, long short_at)
-{
-	bc_reader	r;
-
-	unit_mem_open(&g->m, &r, data, len);
-	g->m.fail_at = fail_at;
-	g->m.short_at = short_at;
-	g->first = g->last = data;	/* set on return, whatever the status */
-	g->first_len = g->last_len = 7;
-	g->st = bc_partitions_range(&r, range_keys, &g->footer, &g->first, &g->first_len,
-								&g->last, &g->last_len);
-}
-
-/* the range against bc_partitions_parse of the same bytes; 1 if equal */
-static int
-range_matches_parse(const range *g, const uint8_t *data, size_t len)
-{
-	bc_partitions_footer pf;
-	const uint8_t *a,
-			   *z;
-	size_t		al,
-				zl;
-	bc_status	st = bc_partitions_parse(data, len, &pf, &a, &al, &z, &zl);
-
-	if (g->st != st)
-		return 0;
-	if (st != BC_OK)
-		return g->first == NULL && g->last == NULL && g->first_len == 0 && g->last_len == 0;
-	if (memcmp(&g->footer, &pf, sizeof(pf)) != 0)
-		return 0;
-	if (pf.key_count == 0)
-		return g->first == NULL && g->last == NULL && g->first_len == 0 && g->last_len == 0;
-	return key_eq(g->first, g->first_len, a, al) && key_eq(g->last, g->last_len, z, zl);
-}
-
-static void
-check_partitions_file(const char *what, const uint8_t *data, size_t len, char **f)
-{
-	range		g;
-	int64_t		want;
-	size_t		i,
-				cut,
-				bad = 0,
-				tried = 0;
-	int			b;
-	uint8_t    *copy;
-
-	read_range(&g, data, len, 0, 0);
-	CHECK(g.st == BC_OK, "%s: %s", what, bc_status_message(g.st));
-	CHECK(range_matches_parse(&g, data, len), "%s: not what bc_partitions_parse gives", what);
-	if (unit_parse_i64(f[10], &want) != 0)
-		want = -1;
-	CHECK(g.st == BC_OK && (int64_t) g.footer.key_count == want &&
-		  key_eq_hex(g.first, g.first_len, f[12]) && key_eq_hex(g.last, g.last_len, f[13]),
-		  "%s: %llu keys, first/last differ from the manifest (%s keys)", what,
-		  (unsigned long long) g.footer.key_count, f[10]);
-	/* two reads: the footer, then the keys */
-	CHECK(g.m.nreads == 2 && g.m.bytes == len - g.footer.keys_pos,
-		  "%s: %ld reads, %llu bytes", what, g.m.nreads, (unsigned long long) g.m.bytes);
-
-	/* failed and short reads */
-	read_range(&g, data, len, 1, 0);
-	CHECK(g.st == BC_ERR_READ && g.m.nreads == 1 && g.first == NULL && g.first_len == 0,
-		  "%s: failed footer read: %s", what, bc_status_message(g.st));
-	read_range(&g, data, len, 2, 0);
-	CHECK(g.st == BC_ERR_READ && g.first == NULL && g.last == NULL && g.last_len == 0,
-		  "%s: failed keys read: %s", what, bc_status_message(g.st));
-	read_range(&g, data, len, 0, 1);
-	CHECK(g.st == BC_ERR_PARTITIONS_TRUNCATED && g.first == NULL,
-		  "%s: short footer read: %s", what, bc_status_message(g.st));
-	read_range(&g, data, len, 0, 2);
-	CHECK(g.st == BC_ERR_PARTITIONS_TRUNCATED && g.first == NULL,
-		  "%s: short keys read: %s", what, bc_status_message(g.st));
-
-	/* every cut, every bit flip: what bc_partitions_parse says */
-	for (cut = 0; cut < len; cut++)
-	{
-		copy = malloc(cut ? cut : 1);
-		memcpy(copy, data, cut);
-		read_range(&g, copy, cut, 0, 0);
-		if (!range_matches_parse(&g, copy, cut))
-			bad++;
-		tried++;
-		free(copy);
-	}
-	copy = malloc(len);
-	for (i = 0; i < len; i++)
-		for (b = 0; b < 8; b++)
-		{
-			memcpy(copy, data, len);
-			copy[i] ^= (uint8_t) (1u << b);
-			read_range(&g, copy, len, 0, 0);
-			if (!range_matches_parse(&g, copy, len))
-				bad++;
-			tried++;
-		}
-	free(copy);
-	CHECK(bad == 0, "%s: %zu of %zu damaged files read otherwise than bc_partitions_parse",
-		  what, bad, tried);
-}
-
-/* a file: trie bytes, two keys of l1 and l2 bytes (filled with c1, c2),
- * extra bytes, the footer; malloc'd, its length in *len */
-static uint8_t *
-build(size_t trie, size_t l1, int c1, size_t l2, int c2, size_t extra,
-	  uint64_t count, size_t *len)
-{
-	size_t		n = trie + 2 + l1 + 2 + l2 + extra + BC_PARTITIONS_FOOTER;
-	uint8_t    *d = malloc(n);
-	size_t		p = trie;
-
-	memset(d, 0x11, trie);
-	d[p++] = (uint8_t) (l1 >> 8);
-	d[p++] = (uint8_t) l1;
-	memset(d + p, c1, l1);
-	p += l1;
-	d[p++] = (uint8_t) (l2 >> 8);
-	d[p++] = (uint8_t) l2;
-	memset(d + p, c2, l2);
-	p += l2;
-	memset(d + p, 0, extra);
-	p += extra;
-	bc_put_be64(d + p, trie);
-	bc_put_be64(d + p + 8, count);
-	bc_put_be64(d + p + 16, 0);
-	*len = n;
-	return d;
-}
-
-static void
-check_partitions_crafted(void)
-{
-	range		g;
-	uint8_t    *d;
-	size_t		len,
-				n;
-	uint8_t		buf[32];
-
-	/* shorter than the footer: nothing read */
-	memset(buf, 0, sizeof(buf));
-	for (n = 0; n < BC_PARTITIONS_FOOTER; n++)
-	{
-		read_range(&g, buf, n, 0, 0);
-		CHECK(g.st == BC_ERR_PARTITIONS_TRUNCATED && g.m.nreads == 0 && g.first == NULL &&
-			  g.last == NULL && g.first_len == 0 && g.last_len == 0 &&
-			  g.footer.keys_pos == 0 && g.footer.key_count == 0,
-			  "%zu-byte Partitions.db: %s, %ld reads", n, bc_status_message(g.st), g.m.nreads);
-	}
-
-	/* the empty index: OK, no keys */
-	d = build(1, 0, 0, 0, 0, 0, 0, &len);
-	read_range(&g, d, len, 0, 0);
-	CHECK(g.st == BC_OK && g.footer.key_count == 0 && g.first == NULL && g.last == NULL &&
-		  g.first_len == 0 && g.last_len == 0 && range_matches_parse(&g, d, len),
-		  "empty index: %s", bc_status_message(g.st));
-	free(d);
-
-	/* two keys of the largest length: the most the keys may span */
-	d = build(10, BC_INDEX_MAX_KEY, 'a', BC_INDEX_MAX_KEY, 'b', 0, 2, &len);
-	read_range(&g, d, len, 0, 0);
-	CHECK(len - 10 - BC_PARTITIONS_FOOTER == BC_PARTITIONS_MAX_KEYS && g.st == BC_OK &&
-		  g.first_len == BC_INDEX_MAX_KEY && g.last_len == BC_INDEX_MAX_KEY &&
-		  g.first[0] == 'a' && g.first[BC_INDEX_MAX_KEY - 1] == 'a' &&
-		  g.last[0] == 'b' && g.last[BC_INDEX_MAX_KEY - 1] == 'b' &&
-		  range_matches_parse(&g, d, len),
-		  "keys of %zu bytes: %s", len - 10 - BC_PARTITIONS_FOOTER, bc_status_message(g.st));
-	CHECK(g.m.nreads == 2 && g.m.max_request == BC_PARTITIONS_MAX_KEYS,
-		  "keys of the largest span: %ld reads, largest %zu", g.m.nreads, g.m.max_request);
-	free(d);
-
-	/* one byte more after the largest keys: ignored, as the readers
-	 * (PartitionIndex.load, read_bti_partitions_db_footer) read the two
-	 * keys and stop; still one read of the keys, no larger */
-	d = build(10, BC_INDEX_MAX_KEY, 'a', BC_INDEX_MAX_KEY, 'b', 1, 2, &len);
-	read_range(&g, d, len, 0, 0);
-	CHECK(g.st == BC_OK && g.m.nreads == 2 && g.m.max_request == BC_PARTITIONS_MAX_KEYS &&
-		  g.first_len == BC_INDEX_MAX_KEY && g.last[0] == 'b' && range_matches_parse(&g, d, len),
-		  "keys of %zu bytes: %s, %ld reads", len - 10 - BC_PARTITIONS_FOOTER,
-		  bc_status_message(g.st), g.m.nreads);
-	free(d);
-
-	/* keys_pos near the start of a large file: the keys, then a megabyte
-	 * the readers do not read; bloomcass reads two keys' worth */
-	d = build(10, 1, 'a', 1, 'b', 1000000, 2, &len);
-	read_range(&g, d, len, 0, 0);
-	CHECK(g.st == BC_OK && g.m.nreads == 2 && g.m.bytes == 24 + BC_PARTITIONS_MAX_KEYS &&
-		  g.first_len == 1 && g.first[0] == 'a' && g.last_len == 1 && g.last[0] == 'b' &&
-		  range_matches_parse(&g, d, len),
-		  "keys_pos 10 of %zu bytes: %s, %ld reads, %llu bytes", len, bc_status_message(g.st),
-		  g.m.nreads, (unsigned long long) g.m.bytes);
-	free(d);
-	/* and a corrupt one: the last key's length runs past the footer */
-	d = build(10, 1, 'a', 1, 'b', 0, 2, &len);
-	d[13] = 0x02;
-	read_range(&g, d, len, 0, 0);
-	CHECK(g.st == BC_ERR_PARTITIONS_TRUNCATED && g.first == NULL && range_matches_parse(&g, d, len),
-		  "last key into the footer: %s", bc_status_message(g.st));
-	free(d);
-
-	/* a footer that is impossible: the footer parser's status */
-	d = build(10, 1, 'a', 1, 'b', 0, 2, &len);
-	bc_put_be64(d + len - 8, 10);	/* root at keys_pos */
-	read_range(&g, d, len, 0, 0);
-	CHECK(g.st == BC_ERR_PARTITIONS_FORMAT && g.m.nreads == 1 &&
-		  range_matches_parse(&g, d, len), "root at keys_pos: %s", bc_status_message(g.st));
-	free(d);
-
-	/* a reader whose size is larger than what it can read */
-	d = build(10, 1, 'a', 1, 'b', 0, 2, &len);
-	{
-		bc_reader	r;
-		unit_mem	m;
-
-		unit_mem_open(&m, &r, d, len);
-		r.size = len + 10;
-		g.st = bc_partitions_range(&r, range_keys, &g.footer, &g.first, &g.first_len,
-								   &g.last, &g.last_len);
-		CHECK(g.st == BC_ERR_PARTITIONS_TRUNCATED && g.first == NULL,
-			  "file shorter than its size: %s", bc_status_message(g.st));
-	}
-	free(d);
-
-	CHECK(strstr(bc_status_message(BC_ERR_READ), "read") != NULL &&
-		  strstr(bc_status_message(BC_ERR_STOPPED), "stopped") != NULL, "READ, STOPPED messages");
-}
-
 void
 suite_key_range(void)
 {
@@ -600,12 +343,8 @@ suite_key_range(void)
 
 	w->order = NULL;
 	w->samples = NULL;
-	range_keys = malloc(BC_PARTITIONS_MAX_KEYS);
-	check_partitions_crafted();
-
 	if (unit_tsv_open(&t, "sstables/MANIFEST.tsv") != 0)
 	{
-		free(range_keys);
 		free(w);
 		return;
 	}
@@ -634,14 +373,7 @@ suite_key_range(void)
 			st = walk(w, &m, version, NULL, 0, 7, NULL, 0);
 			CHECK(st == BC_ERR_INDEX_BTI && m.nreads == 0, "%s: Index.db walk of a BTI "
 				  "version: %s", what, bc_status_message(st));
-			snprintf(rel, sizeof(rel), "sstables/%s/%s-Partitions.db", f[0], f[1]);
-			data = unit_read_file(unit_path(rel), &len);
-			CHECK(data != NULL, "%s: no Partitions.db", what);
-			if (data == NULL)
-				continue;
-			check_partitions_file(what, data, len, f);
 			nbti++;
-			free(data);
 			continue;
 		}
 
@@ -688,10 +420,9 @@ suite_key_range(void)
 	}
 	unit_tsv_close(&t);
 	CHECK(nindex == EXPECT_INDEX_ROWS && nold == EXPECT_OLD_ROWS && nbti == EXPECT_BTI_ROWS,
-		  "%ld Index.db walked, %ld old, %ld Partitions.db; expected %d, %d, %d", nindex,
+		  "%ld Index.db walked, %ld old, %ld BTI refused; expected %d, %d, %d", nindex,
 		  nold, nbti, EXPECT_INDEX_ROWS, EXPECT_OLD_ROWS, EXPECT_BTI_ROWS);
 	CHECK(ncuts == 14 && nmisc == 1, "cuts of %ld versions' Index.db, %ld of 10000 keys",
 		  ncuts, nmisc);
-	free(range_keys);
 	free(w);
 }
