@@ -22,6 +22,8 @@
 #    the whole table, GROUP BY label and GROUP BY grp, give over the
 #    distributed tables the bytes they give over the local ones.
 #    test/citus/probes.sql: `WHERE f @> key` finds the same filters.
+#    test/citus/may_contain.sql: bloom_may_contain (in FROM and in a select
+#    list) and bloom_contains_each over an array of keys give the same rows.
 # 4. Push-down, from EXPLAIN (VERBOSE) and EXPLAIN (ANALYZE, VERBOSE), all
 #    printed (test/citus/pushdown.sh): a probe's condition runs on the
 #    workers; the sized bloom_agg and bloom_union_agg run on the workers (the
@@ -135,6 +137,7 @@ expect "CREATE EXTENSION bloomcass reaches both workers" \
 psql -X -q -v ON_ERROR_STOP=1 -f test/citus/setup.sql || bc_die "test/citus/setup.sql failed"
 run_checks test/citus/aggregates.sql 75
 run_checks test/citus/probes.sql 20
+run_checks test/citus/may_contain.sql 15
 
 # ---------------------------------------------------------------------------
 # Push-down, read from the plans
