@@ -17,13 +17,13 @@
  *     at a time, and no tuplestore holds them (the executor reads a
  *     materialized set back row by row: three to four times the cost of
  *     the rows themselves);
- *   - in a function scan of FROM (bloom_may_contain WITH ORDINALITY or in
- *     ROWS FROM, which PostgreSQL does not inline), every row of a set goes
- *     into a tuplestore whichever way the function returns it
- *     (ExecMakeTableFunctionResult, which says it prefers materialize
- *     mode), so the present keys of each batch go into that tuplestore as
- *     soon as the batch is probed: value per call would only add a call
- *     of the function per row.
+ *   - in a function scan of FROM (bloom_may_contain WITH ORDINALITY, in
+ *     ROWS FROM or with a volatile argument, which PostgreSQL does not
+ *     inline), every row of a set goes into a tuplestore whichever way the
+ *     function returns it (ExecMakeTableFunctionResult, which says it
+ *     prefers materialize mode), so the present keys of each batch go into
+ *     that tuplestore as soon as the batch is probed: value per call would
+ *     only add a call of the function per row.
  *
  * The three-argument form serializes each element as a key of that CQL
  * type (bloom_typed_key.c); a NULL key_type is the two-argument form.  A

@@ -13,10 +13,12 @@
  *     call becomes a subquery whose select list calls
  *     bloom_may_contain_rows, and the rows stream to the query as they are
  *     found.  A C function in FROM would put every row of its set into a
- *     tuplestore before the query reads the first (ExecMakeTableFunctionResult
- *     of nodeFunctionscan.c), whatever way it returns them;
- *   - anywhere else (a select list, WHERE, ...) the SQL function would run
- *     its query once per row (fmgr_sql's lazy evaluation in
+ *     tuplestore before the query reads the first, whatever way it returns
+ *     them (ExecMakeTableFunctionResult of executor/execSRF.c, which the
+ *     function scan calls);
+ *   - anywhere else (a select list, the only other place a set-returning
+ *     function may be) the SQL function would run its query once per row
+ *     (fmgr_sql's lazy evaluation in
  *     executor/functions.c), so bloom_may_contain_support puts
  *     bloom_may_contain_rows in its place (SupportRequestSimplify): the
  *     same arguments, the same result.
