@@ -2,9 +2,11 @@
  * partitions_model.c - what the tests of Partitions.db share (see
  * partitions_model.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_endian.h"
 #include "bc_partitions.h"
 #include "bc_status.h"
 #include "partitions_model.h"
@@ -158,4 +160,73 @@ check_file(const uint8_t *d, size_t len, const char *what)
 	}
 	CHECK(st == BC_OK || is_partitions_status(st), "%s: status %d", what, (int) st);
 	return st;
+}
+
+size_t
+partitions_build(uint8_t *out, size_t trie, const uint8_t *k1, size_t l1,
+				 const uint8_t *k2, size_t l2, size_t extra, uint64_t count, uint64_t root)
+{
+	size_t		p = trie;
+
+	memset(out, 0x11, trie);
+	out[p++] = (uint8_t) (l1 >> 8);
+	out[p++] = (uint8_t) l1;
+	memcpy(out + p, k1, l1);
+	p += l1;
+	out[p++] = (uint8_t) (l2 >> 8);
+	out[p++] = (uint8_t) l2;
+	memcpy(out + p, k2, l2);
+	p += l2;
+	memset(out + p, 0, extra);
+	p += extra;
+	bc_put_be64(out + p, trie);
+	bc_put_be64(out + p + 8, count);
+	bc_put_be64(out + p + 16, root);
+	return p + 24;
+}
+
+void
+bti_files_open(bti_files *b)
+{
+	b->count = 0;
+	b->open = unit_tsv_open(&b->t, "sstables/MANIFEST.tsv") == 0;
+	if (b->open)
+		unit_tsv_next(&b->t, b->f, 40);	/* header */
+}
+
+uint8_t *
+bti_files_next(bti_files *b, size_t *len)
+{
+	int			nf;
+
+	while (b->open && (nf = unit_tsv_next(&b->t, b->f, 40)) >= 0)
+	{
+		char		rel[4096];
+		uint8_t    *data;
+
+		if (nf < 14)
+		{
+			unit_fail(__FILE__, __LINE__, "MANIFEST line %ld: %d fields", b->t.lineno, nf);
+			continue;
+		}
+		if (strcmp(b->f[3], "bti") != 0)
+			continue;
+		snprintf(b->what, sizeof(b->what), "%s/%s", b->f[0], b->f[1]);
+		snprintf(rel, sizeof(rel), "sstables/%s/%s-Partitions.db", b->f[0], b->f[1]);
+		data = unit_read_file(unit_path(rel), len);
+		CHECK(data != NULL, "%s: no Partitions.db", b->what);
+		if (data == NULL)
+			continue;
+		b->count++;
+		return data;
+	}
+	return NULL;
+}
+
+void
+bti_files_close(bti_files *b)
+{
+	if (b->open)
+		unit_tsv_close(&b->t);
+	b->open = 0;
 }

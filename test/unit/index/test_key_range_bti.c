@@ -15,6 +15,7 @@
 #include "bc_endian.h"
 #include "bc_partitions.h"
 #include "bc_status.h"
+#include "partitions_model.h"
 #include "unit.h"
 
 /* MANIFEST rows of BTI SSTables */
@@ -144,30 +145,21 @@ check_partitions_file(const char *what, const uint8_t *data, size_t len, char **
 }
 
 /* a file: trie bytes, two keys of l1 and l2 bytes (filled with c1, c2),
- * extra bytes, the footer; malloc'd, its length in *len */
+ * extra bytes, the footer (partitions_model.c); malloc'd, its length in
+ * *len */
 static uint8_t *
 build(size_t trie, size_t l1, int c1, size_t l2, int c2, size_t extra,
 	  uint64_t count, size_t *len)
 {
-	size_t		n = trie + 2 + l1 + 2 + l2 + extra + BC_PARTITIONS_FOOTER;
-	uint8_t    *d = malloc(n);
-	size_t		p = trie;
+	uint8_t    *k1 = malloc(l1 + 1),
+			   *k2 = malloc(l2 + 1),
+			   *d = malloc(trie + 4 + l1 + l2 + extra + BC_PARTITIONS_FOOTER);
 
-	memset(d, 0x11, trie);
-	d[p++] = (uint8_t) (l1 >> 8);
-	d[p++] = (uint8_t) l1;
-	memset(d + p, c1, l1);
-	p += l1;
-	d[p++] = (uint8_t) (l2 >> 8);
-	d[p++] = (uint8_t) l2;
-	memset(d + p, c2, l2);
-	p += l2;
-	memset(d + p, 0, extra);
-	p += extra;
-	bc_put_be64(d + p, trie);
-	bc_put_be64(d + p + 8, count);
-	bc_put_be64(d + p + 16, 0);
-	*len = n;
+	memset(k1, c1, l1);
+	memset(k2, c2, l2);
+	*len = partitions_build(d, trie, k1, l1, k2, l2, extra, count, 0);
+	free(k1);
+	free(k2);
 	return d;
 }
 
@@ -271,44 +263,20 @@ check_partitions_crafted(void)
 void
 suite_key_range_bti(void)
 {
-	unit_tsv	t;
-	char	   *f[40];
-	int			nf;
-	long		nbti = 0;
+	bti_files	b;
+	uint8_t    *data;
+	size_t		len;
 
 	range_keys = malloc(BC_PARTITIONS_MAX_KEYS);
 	check_partitions_crafted();
-	if (unit_tsv_open(&t, "sstables/MANIFEST.tsv") != 0)
+	bti_files_open(&b);
+	while ((data = bti_files_next(&b, &len)) != NULL)
 	{
-		free(range_keys);
-		return;
-	}
-	unit_tsv_next(&t, f, 40);	/* header */
-	while ((nf = unit_tsv_next(&t, f, 40)) >= 0)
-	{
-		char		rel[4096],
-					what[4096];
-		uint8_t    *data;
-		size_t		len;
-
-		if (nf < 14)
-		{
-			unit_fail(__FILE__, __LINE__, "MANIFEST line %ld: %d fields", t.lineno, nf);
-			continue;
-		}
-		if (strcmp(f[3], "bti") != 0)
-			continue;
-		snprintf(what, sizeof(what), "%s/%s", f[0], f[1]);
-		snprintf(rel, sizeof(rel), "sstables/%s/%s-Partitions.db", f[0], f[1]);
-		data = unit_read_file(unit_path(rel), &len);
-		CHECK(data != NULL, "%s: no Partitions.db", what);
-		if (data == NULL)
-			continue;
-		check_partitions_file(what, data, len, f);
-		nbti++;
+		check_partitions_file(b.what, data, len, b.f);
 		free(data);
 	}
-	unit_tsv_close(&t);
-	CHECK(nbti == EXPECT_BTI_ROWS, "%ld Partitions.db read; expected %d", nbti, EXPECT_BTI_ROWS);
+	bti_files_close(&b);
+	CHECK(b.count == EXPECT_BTI_ROWS, "%ld Partitions.db read; expected %d", b.count,
+		  EXPECT_BTI_ROWS);
 	free(range_keys);
 }

@@ -95,21 +95,8 @@ static size_t
 build(uint8_t *out, size_t trie, const char *k1, size_t l1, const char *k2,
 	  size_t l2, uint64_t count, uint64_t root)
 {
-	size_t		p = trie;
-
-	memset(out, 0x11, trie);
-	out[p++] = (uint8_t) (l1 >> 8);
-	out[p++] = (uint8_t) l1;
-	memcpy(out + p, k1, l1);
-	p += l1;
-	out[p++] = (uint8_t) (l2 >> 8);
-	out[p++] = (uint8_t) l2;
-	memcpy(out + p, k2, l2);
-	p += l2;
-	bc_put_be64(out + p, trie);
-	bc_put_be64(out + p + 8, count);
-	bc_put_be64(out + p + 16, root);
-	return p + 24;
+	return partitions_build(out, trie, (const uint8_t *) k1, l1, (const uint8_t *) k2, l2,
+							0, count, root);
 }
 
 static void
@@ -233,23 +220,18 @@ check_crafted(void)
 void
 suite_partitions(void)
 {
-	unit_tsv	t;
-	char	   *f[40];
-	int			nf;
-	long		nbti = 0,
-				nbad = 0;
+	bti_files	b;
+	uint8_t    *data;
+	size_t		len;
+	long		nbad = 0;
 
 	check_crafted();
 
-	if (unit_tsv_open(&t, "sstables/MANIFEST.tsv") != 0)
-		return;
-	unit_tsv_next(&t, f, 40);	/* header */
-	while ((nf = unit_tsv_next(&t, f, 40)) >= 0)
+	bti_files_open(&b);
+	while ((data = bti_files_next(&b, &len)) != NULL)
 	{
-		char		rel[4096],
-					what[4096];
-		uint8_t    *data;
-		size_t		len;
+		const char *what = b.what;
+		char	  **f = b.f;
 		bc_partitions_footer pf;
 		const uint8_t *a,
 				   *z;
@@ -258,21 +240,6 @@ suite_partitions(void)
 		int64_t		want;
 		bc_status	st;
 
-		if (nf < 14)
-		{
-			unit_fail(__FILE__, __LINE__, "MANIFEST line %ld: %d fields",
-					  t.lineno, nf);
-			continue;
-		}
-		if (strcmp(f[3], "bti") != 0)
-			continue;
-		snprintf(what, sizeof(what), "%s/%s", f[0], f[1]);
-		snprintf(rel, sizeof(rel), "sstables/%s/%s-Partitions.db", f[0], f[1]);
-		data = unit_read_file(unit_path(rel), &len);
-		CHECK(data != NULL, "%s: no Partitions.db", what);
-		if (data == NULL)
-			continue;
-		nbti++;
 		st = check_file(data, len, what);
 		CHECK(st == BC_OK, "%s: %s", what, bc_status_message(st));
 		st = bc_partitions_parse(data, len, &pf, &a, &al, &z, &zl);
@@ -286,8 +253,8 @@ suite_partitions(void)
 		check_damage(data, len, what, &nbad);
 		free(data);
 	}
-	unit_tsv_close(&t);
-	CHECK(nbti == EXPECT_BTI_ROWS, "Partitions.db read for %ld SSTables, expected %d",
-		  nbti, EXPECT_BTI_ROWS);
+	bti_files_close(&b);
+	CHECK(b.count == EXPECT_BTI_ROWS, "Partitions.db read for %ld SSTables, expected %d",
+		  b.count, EXPECT_BTI_ROWS);
 	CHECK(nbad > 1000, "only %ld damaged files", nbad);
 }
