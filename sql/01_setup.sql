@@ -84,6 +84,36 @@ INSERT INTO test_key_types VALUES
 	('numeric', 'g::numeric * 1.5'),
 	('bytea', $$cassandra_key('k' || g, g)$$);	-- composite keys
 
+-- a filter for expected_keys at 0.01 holding the keys of g = 1 .. 300 of
+-- every key type of test_key_types (the present keys of 30_contains_each
+-- and 34_may_contain)
+CREATE FUNCTION test_key_filter(expected_keys bigint) RETURNS bloom LANGUAGE plpgsql AS $$
+DECLARE
+	r record;
+	f bloom;
+	result bloom;
+BEGIN
+	FOR r IN SELECT * FROM test_key_types LOOP
+		EXECUTE format('SELECT bloom_agg(%s, 0.01, $1) FROM generate_series(1, 300) g', r.expr)
+			INTO f USING expected_keys;
+		result := CASE WHEN result IS NULL THEN f ELSE result | f END;
+	END LOOP;
+	RETURN result;
+END $$;
+
+-- Runs a statement (under the caller's statement_timeout) and returns the
+-- seconds until the cancellation arrived (NULL if it finished first).
+CREATE FUNCTION test_cancel_after(stmt text) RETURNS numeric
+LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz := clock_timestamp();
+BEGIN
+	EXECUTE stmt;
+	RETURN NULL;
+EXCEPTION WHEN query_canceled THEN
+	RETURN extract(epoch FROM clock_timestamp() - t0);
+END $$;
+
 -- the result of the query q, or its error's SQLSTATE and message with the
 -- path root (the data folder's) taken out of it
 CREATE FUNCTION test_try(q text, root text) RETURNS text LANGUAGE plpgsql AS $$

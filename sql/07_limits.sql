@@ -27,19 +27,8 @@ RESET jit_above_cost;
 RESET jit_inline_above_cost;
 RESET jit_optimize_above_cost;
 
--- Runs a statement under a 1 s statement_timeout and returns the seconds
--- until the cancellation arrived (NULL if it finished first).
-CREATE FUNCTION test_cancel_after(stmt text) RETURNS numeric
-LANGUAGE plpgsql AS $$
-DECLARE
-	t0 timestamptz := clock_timestamp();
-BEGIN
-	EXECUTE stmt;
-	RETURN NULL;
-EXCEPTION WHEN query_canceled THEN
-	RETURN extract(epoch FROM clock_timestamp() - t0);
-END $$;
-
+-- each statement under a 1 s statement_timeout: the seconds until the
+-- cancellation arrived (test_cancel_after, 01_setup)
 SET statement_timeout = '1s';
 -- exact-mode bloom_agg over 500 million keys
 SELECT test_cancel_after($$SELECT bloom_agg(g) FROM generate_series(1, 500000000) g$$) < 2.0

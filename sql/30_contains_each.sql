@@ -29,22 +29,7 @@ END $$;
 -- chunks stored: a few keys are probed by slices)
 CREATE TABLE ce_filters (id int, f bloom);
 ALTER TABLE ce_filters ALTER COLUMN f SET STORAGE external;
-DO $$
-DECLARE
-	r record;
-	small bloom;
-	large bloom;
-	fs bloom;
-	fl bloom;
-BEGIN
-	FOR r IN SELECT * FROM test_key_types LOOP
-		EXECUTE format('SELECT bloom_agg(%s, 0.01, 50000::bigint), bloom_agg(%s, 0.01, 2000000::bigint)
-			FROM generate_series(1, 300) g', r.expr, r.expr) INTO fs, fl;
-		small := CASE WHEN small IS NULL THEN fs ELSE small | fs END;
-		large := CASE WHEN large IS NULL THEN fl ELSE large | fl END;
-	END LOOP;
-	INSERT INTO ce_filters VALUES (1, small), (2, large);
-END $$;
+INSERT INTO ce_filters VALUES (1, test_key_filter(50000)), (2, test_key_filter(2000000));
 SELECT id, (bloom_info(f)).hash_count, (bloom_info(f)).filter_db_bytes, pg_column_size(f) AS stored_bytes
 FROM ce_filters ORDER BY id;
 
@@ -207,14 +192,7 @@ FROM ce_shape_filter, (VALUES ('{}'::text[]), ('{NULL}'), ('{{k1,k2,x},{NULL,k3,
 -- Errors, with their SQLSTATEs: an element type @> does not take (@>'s own
 -- error, naming the type); keys that are not an array
 ------------------------------------------------------------------------------
-CREATE FUNCTION ce_error_of(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE q;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-SELECT q, ce_error_of(q) FROM (VALUES
+SELECT q, test_try(q, '') AS error FROM (VALUES
 	($$SELECT bloom_contains_each(f, ARRAY[point(1, 2)]) FROM ce_shape_filter$$),
 	($$SELECT bloom_contains_each(f, ARRAY['{"a":1}'::jsonb]) FROM ce_shape_filter$$),
 	($$SELECT bloom_contains_each(f, ARRAY[ROW(1, 'a')]) FROM ce_shape_filter$$),
@@ -225,4 +203,4 @@ SELECT q, ce_error_of(q) FROM (VALUES
 
 DROP TABLE ce_key_arrays, ce_filters, ce_few, ce_few_counts, ce_many_filters,
 	ce_many_arrays, ce_many_ref, ce_shape_filter, ce_f_compressed;
-DROP FUNCTION ce_each_vs_elementwise(int, text, text, text), ce_many_answers(), ce_error_of(text);
+DROP FUNCTION ce_each_vs_elementwise(int, text, text, text), ce_many_answers();

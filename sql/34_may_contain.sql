@@ -32,22 +32,7 @@ END $$;
 -- a few keys are probed by slices)
 CREATE TABLE mc_filters (id int, f bloom);
 ALTER TABLE mc_filters ALTER COLUMN f SET STORAGE external;
-DO $$
-DECLARE
-	r record;
-	small bloom;
-	large bloom;
-	fs bloom;
-	fl bloom;
-BEGIN
-	FOR r IN SELECT * FROM test_key_types LOOP
-		EXECUTE format('SELECT bloom_agg(%s, 0.01, 50000::bigint), bloom_agg(%s, 0.01, 2000000::bigint)
-			FROM generate_series(1, 300) g', r.expr, r.expr) INTO fs, fl;
-		small := CASE WHEN small IS NULL THEN fs ELSE small | fs END;
-		large := CASE WHEN large IS NULL THEN fl ELSE large | fl END;
-	END LOOP;
-	INSERT INTO mc_filters VALUES (1, small), (2, large);
-END $$;
+INSERT INTO mc_filters VALUES (1, test_key_filter(50000)), (2, test_key_filter(2000000));
 SELECT id, (bloom_info(f)).filter_db_bytes, pg_column_size(f) AS stored_bytes
 FROM mc_filters ORDER BY id;
 
@@ -261,14 +246,7 @@ FROM mc_typed_probes, mc_typed(cql, key_type, keys, typ) t ORDER BY i;
 -- type cannot be written as; a value the key type cannot hold; keys that
 -- are not an array
 ------------------------------------------------------------------------------
-CREATE FUNCTION mc_error_of(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-	EXECUTE q;
-	RETURN 'no error';
-EXCEPTION WHEN OTHERS THEN
-	RETURN SQLSTATE || ': ' || SQLERRM;
-END $$;
-SELECT q, mc_error_of(q) FROM (VALUES
+SELECT q, test_try(q, '') AS error FROM (VALUES
 	($$SELECT count(*) FROM mc_shape_filter, bloom_may_contain(f, ARRAY[point(1, 2)])$$),
 	($$SELECT count(*) FROM mc_shape_filter, bloom_may_contain(f, ARRAY['{"a":1}'::jsonb])$$),
 	($$SELECT bloom_may_contain(f, ARRAY[ROW(1, 'a')]) FROM mc_shape_filter$$),
@@ -343,22 +321,12 @@ ROLLBACK;
 -- one (seconds of work) stop within a 1 s statement_timeout
 ------------------------------------------------------------------------------
 CREATE TABLE mc_huge AS SELECT array_fill(7, ARRAY[20000000]) AS a;
-CREATE FUNCTION mc_cancel_after(stmt text) RETURNS numeric
-LANGUAGE plpgsql AS $$
-DECLARE
-	t0 timestamptz := clock_timestamp();
-BEGIN
-	EXECUTE stmt;
-	RETURN NULL;
-EXCEPTION WHEN query_canceled THEN
-	RETURN extract(epoch FROM clock_timestamp() - t0);
-END $$;
 SET statement_timeout = '1s';
-SELECT mc_cancel_after($$SELECT count(*) FROM mc_huge, bloom_may_contain(bloom_create(1000), a, 'varint')$$) < 2.0
+SELECT test_cancel_after($$SELECT count(*) FROM mc_huge, bloom_may_contain(bloom_create(1000), a, 'varint')$$) < 2.0
        AS may_contain_cancelled_within_1s;
-SELECT mc_cancel_after($$SELECT count(*) FROM (SELECT bloom_may_contain(bloom_create(1000), a, 'varint') FROM mc_huge) s$$) < 2.0
+SELECT test_cancel_after($$SELECT count(*) FROM (SELECT bloom_may_contain(bloom_create(1000), a, 'varint') FROM mc_huge) s$$) < 2.0
        AS may_contain_select_list_cancelled_within_1s;
-SELECT mc_cancel_after($$SELECT cardinality(bloom_contains_each(bloom_create(1000), a, 'varint')) FROM mc_huge$$) < 2.0
+SELECT test_cancel_after($$SELECT cardinality(bloom_contains_each(bloom_create(1000), a, 'varint')) FROM mc_huge$$) < 2.0
        AS contains_each_cancelled_within_1s;
 RESET statement_timeout;
 
@@ -366,4 +334,4 @@ DROP TABLE mc_key_arrays, mc_filters, mc_few, mc_few_counts, mc_many_filters,
 	mc_many_arrays, mc_many_ref, mc_shape_filter, mc_f_compressed, mc_typed_filters,
 	mc_typed_probes, mc_huge;
 DROP FUNCTION mc_vs_unnest(int, text, text, text), mc_many_same(), mc_typed(text, text, text, text),
-	mc_error_of(text), mc_cancel_after(text), mc_plan(text);
+	mc_plan(text);

@@ -36,7 +36,6 @@ same_str(const uint8_t *s, size_t len, const char *expected)
 	return s != NULL && strlen(expected) == len && memcmp(s, expected, len) == 0;
 }
 
-
 static void
 manifest(void)
 {
